@@ -1,0 +1,167 @@
+"""Thinc architecture `spacy_gdcws.GDTransformer.v1`: docs in, gap logits out."""
+from functools import partial
+from typing import Any, Callable, List, Sequence, Tuple
+
+import numpy
+from spacy.attrs import ORTH
+from spacy.tokens import Doc
+from spacy.util import registry
+from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v3, xp2torch
+from thinc.types import Floats2d
+
+from .errors import Errors
+from .features import batch_windows, doc_features, featurize, plan_windows
+
+# Gaps that the model never scores (next to a line break) get this logit:
+# they are boundaries by construction.
+FORCED_BOUNDARY_LOGIT = 30.0
+
+
+@registry.architectures("spacy_gdcws.GDTransformer.v1")
+def build_gd_transformer(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    d_ff: int = 1024,
+    dropout: float = 0.1,
+    sigma: float = 2.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    forward_encoder: bool = True,
+    centre_encoder: bool = True,
+    backward_encoder: bool = True,
+    hired: bool = True,
+    highway_in: bool = True,
+    highway_out: bool = True,
+    positions: bool = True,
+    fusion: str = "sum",
+    layer_norm: str = "post",
+    char_rows: int = 20000,
+    char_seeds: int = 1,
+    bigrams: bool = False,
+    bigram_rows: int = 100000,
+    bigram_width: int = 64,
+    biaffine_width: int = 256,
+    window: int = 512,
+    batch_chars: int = 16384,
+    mixed_precision: bool = False,
+) -> Model[List[Doc], List[Floats2d]]:
+    """The GD-Transformer of Duan & Zhao (EMNLP 2020) as a thinc model.
+
+    Every switch of `spacy_gdcws.nn.GDConfig` is an argument (the three
+    pipelines are `forward_encoder`, `centre_encoder`, `backward_encoder`).
+    dropout is applied inside torch: spaCy's `[training] dropout` does not
+    reach a wrapped PyTorch model.
+
+    window (int): Longest span scored at once; longer lines are scored in
+        overlapping windows of this size.
+    batch_chars (int): Upper bound on rows * padded length of one torch batch.
+    mixed_precision (bool): autocast (bf16/fp16) on GPU; outputs stay float32.
+    RETURNS (Model[List[Doc], List[Floats2d]]): One (len(doc) - 1, n_scores)
+        float32 array of gap logits per doc, on the host. Column 0 is the final
+        scorer; with HiRED and Highway-O, column 1 is the HiRED scorer, whose
+        loss is added in training.
+    """
+    # torch is imported here, not at module level: spaCy imports every plugin's
+    # entry points when any pipeline is created, and a broken torch must not
+    # break pipelines that never use this model.
+    from .nn import GDConfig, GDTransformerNet
+
+    if window < 2:
+        raise ValueError(Errors.E011.format(window=window))
+    cfg = GDConfig(
+        width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout, sigma=sigma,
+        gaussian=gaussian, directional=directional, forward=forward_encoder, centre=centre_encoder,
+        backward=backward_encoder, hired=hired, highway_in=highway_in, highway_out=highway_out,
+        positions=positions, fusion=fusion, layer_norm=layer_norm, char_rows=char_rows,
+        char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
+        biaffine_width=biaffine_width,
+    )
+    net = GDTransformerNet(cfg)
+    torch_layer = PyTorchWrapper_v3(
+        net,
+        convert_inputs=convert_inputs,
+        convert_outputs=convert_outputs,
+        mixed_precision=mixed_precision,
+    )
+    return Model(
+        "gd_transformer",
+        forward,
+        layers=[torch_layer],
+        attrs={
+            "window": window,
+            "batch_chars": batch_chars,
+            "n_scores": cfg.n_scores,
+            "char_rows": char_rows,
+            "char_seeds": char_seeds,
+            "bigrams": bigrams,
+            "bigram_rows": bigram_rows,
+        },
+    )
+
+
+def convert_inputs(model: Model, X: Tuple[numpy.ndarray, ...], is_train: bool) -> Tuple[ArgsKwargs, Callable]:
+    """Move the int arrays to the torch device; ids get no gradient."""
+    device = model.shims[0].device
+    chars, bigrams, mask = (xp2torch(model.ops.asarray(x), device=device) for x in X)
+    args = ArgsKwargs(args=(chars, bigrams if bigrams.numel() else None, mask), kwargs={})
+    return args, _no_input_gradient
+
+
+def _no_input_gradient(d_inputs: Any) -> None:
+    return None
+
+
+def convert_outputs(model: Model, X_Ytorch: Tuple[Any, Any], is_train: bool) -> Tuple[numpy.ndarray, Callable]:
+    """Gap logits to a float32 host array; gradients back to the device."""
+    _, Ytorch = X_Ytorch
+    Y = Ytorch.detach().float().cpu().numpy()
+    return Y, partial(_output_gradient, Ytorch, model.shims[0].device)
+
+
+def _output_gradient(Ytorch: Any, device: Any, dY: numpy.ndarray) -> ArgsKwargs:
+    import torch
+
+    grad = torch.as_tensor(dY, device=device, dtype=Ytorch.dtype)
+    return ArgsKwargs(args=((Ytorch,),), kwargs={"grad_tensors": (grad,)})
+
+
+def line_breaks(doc: Doc) -> numpy.ndarray:
+    """True for whitespace tokens that contain a line break (units never span them)."""
+    return numpy.fromiter(
+        (t.is_space and ("\n" in t.text or "\r" in t.text) for t in doc), dtype=bool, count=len(doc)
+    )
+
+
+def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
+    torch_layer = model.layers[0]
+    n_scores = model.attrs["n_scores"]
+    use_bigrams = model.attrs["bigrams"]
+    breaks = [line_breaks(doc) for doc in docs]
+    orths = [doc.to_array(ORTH) for doc in docs]
+    feats = doc_features(
+        orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams
+    )
+    outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
+    windows = plan_windows(breaks, model.attrs["window"])
+    callbacks = []
+    for batch in batch_windows(windows, model.attrs["batch_chars"]):
+        Y, backprop = torch_layer(featurize(batch, feats, use_bigrams), is_train)
+        for row, w in enumerate(batch):
+            offset = w.keep_start - w.start
+            outputs[w.doc][w.keep_start : w.keep_end] = Y[row, offset : offset + w.keep_end - w.keep_start]
+        callbacks.append((batch, Y.shape, backprop))
+
+    def backprop(d_outputs: Sequence[Floats2d]) -> List[Doc]:
+        d_host = [model.ops.to_numpy(d) for d in d_outputs]
+        for batch, shape, batch_backprop in callbacks:
+            dY = numpy.zeros(shape, dtype="f")
+            for row, w in enumerate(batch):
+                offset = w.keep_start - w.start
+                dY[row, offset : offset + w.keep_end - w.keep_start] = d_host[w.doc][w.keep_start : w.keep_end]
+            batch_backprop(dY)
+        return docs
+
+    return outputs, backprop
+
+

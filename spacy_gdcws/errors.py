@@ -1,0 +1,33 @@
+"""Coded error and warning messages, in the style of spacy.errors."""
+
+
+class ErrorsWithCodes(type):
+    """Prefix every message with its code: `Errors.E011` -> "[E011] ..."."""
+
+    def __getattribute__(self, code: str) -> str:
+        msg = super().__getattribute__(code)
+        if code.startswith("__"):
+            return msg
+        return f"[{code}] {msg}"
+
+
+class Warnings(metaclass=ErrorsWithCodes):
+    W001 = ("Skipping an example whose reference doc has unknown spaces: its characters cannot be "
+            "aligned to gold words. Build reference docs with explicit `spaces`.")
+
+
+class Errors(metaclass=ErrorsWithCodes):
+    # E001-E010 are raised by spacy_gdcws.nn, which must not import this module's package deps
+    E011 = "window must be at least 2 characters, got {window}"
+    E012 = ("The gdcws_segmenter has no labels: it predicts word boundaries. "
+            "add_label('{label}') is not supported.")
+    E013 = "threshold must be between 0 and 1, got {threshold}"
+    E014 = ("The gdcws_segmenter expects the character pretokenizer ({hint}); got a doc whose "
+            "token '{token}' has {n} characters. Set [nlp.tokenizer] segmenter = \"char\".")
+    E015 = "{path}:{line}: {message}"
+    E016 = "Cannot read {path}: {message}"
+    E017 = "Unknown corpus format {fmt!r}; expected one of {options}"
+    E018 = "dev_fraction must be in [0, 1), got {value}"
+    E019 = "No training examples with gold segmentation were found: cannot initialize the segmenter."
+    E020 = "The prediction file has {n_pred} lines but the gold file has {n_gold}: they must be line-aligned."
+    E021 = "warmup must be a positive number of steps, got {warmup}"

@@ -1,0 +1,210 @@
+"""From docs to model inputs: hashed character ids, units and windows.
+
+Everything here is numpy and independent of the model's device, so the same
+plan (and so the same segmentation) is produced on CPU and GPU.
+
+A doc is cut into *units* at line breaks (whitespace tokens that contain a
+newline): lines never share attention context, so a document segments exactly
+as its lines do. A unit longer than `window` characters is scored in
+overlapping windows (stride `window // 2`); each gap keeps the score from the
+window in which it is most central, so memory is bounded and no gap is ever
+scored at a window edge (except at the ends of the unit, where there is no
+context anyway).
+"""
+from dataclasses import dataclass
+from typing import Iterable, List, Sequence, Tuple
+
+import numpy
+
+MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
+_SEED_STEP = numpy.uint64(0x9E3779B97F4A7C15)
+_BIGRAM_MUL = numpy.uint64(0xC2B2AE3D27D4EB4F)
+BOS = numpy.uint64(0x5F3759DF5F3759DF)
+EOS = numpy.uint64(0x1B873593CC9E2D51)
+
+
+def mix64(x: numpy.ndarray) -> numpy.ndarray:
+    """splitmix64 finaliser: a fast, well-spread 64-bit hash of uint64 values."""
+    x = x.astype(numpy.uint64, copy=True)
+    with numpy.errstate(over="ignore"):
+        x ^= x >> numpy.uint64(30)
+        x *= numpy.uint64(0xBF58476D1CE4E5B9)
+        x ^= x >> numpy.uint64(27)
+        x *= numpy.uint64(0x94D049BB133111EB)
+        x ^= x >> numpy.uint64(31)
+    return x
+
+
+def hash_rows(keys: numpy.ndarray, n_rows: int, n_seeds: int) -> numpy.ndarray:
+    """Map uint64 keys to `n_seeds` table rows each: shape keys.shape + (n_seeds,)."""
+    out = numpy.empty(keys.shape + (n_seeds,), dtype=numpy.int64)
+    with numpy.errstate(over="ignore"):
+        for seed in range(n_seeds):
+            out[..., seed] = (mix64(keys + _SEED_STEP * numpy.uint64(seed + 1)) % numpy.uint64(n_rows)).astype(
+                numpy.int64
+            )
+    return out
+
+
+def bigram_key(left: numpy.ndarray, right: numpy.ndarray) -> numpy.ndarray:
+    """uint64 key of the bigrams (left[i], right[i])."""
+    with numpy.errstate(over="ignore"):
+        return mix64(left.astype(numpy.uint64) * _BIGRAM_MUL) ^ right.astype(numpy.uint64)
+
+
+@dataclass
+class DocFeatures:
+    """Hashed rows of every token of one doc.
+
+    chars (n, seeds): character rows.
+    left (n, seeds): rows of the bigram (c[i-1], c[i]), BOS at a unit start.
+    right (n, seeds): rows of the bigram (c[i], c[i+1]), EOS at a unit end.
+    """
+
+    chars: numpy.ndarray
+    left: numpy.ndarray
+    right: numpy.ndarray
+
+
+def doc_features(
+    doc_orths: Sequence[numpy.ndarray],
+    doc_breaks: Sequence[numpy.ndarray],
+    char_rows: int,
+    char_seeds: int,
+    bigram_rows: int,
+    use_bigrams: bool,
+) -> List[DocFeatures]:
+    """Hash a whole batch of docs at once (one vectorised pass, then split)."""
+    if not doc_orths:
+        return []
+    lengths = [len(o) for o in doc_orths]
+    orths = numpy.concatenate([numpy.asarray(o, dtype=numpy.uint64) for o in doc_orths])
+    chars = hash_rows(orths, char_rows, char_seeds)
+    offsets = numpy.cumsum([0] + lengths)[:-1]
+    if use_bigrams and len(orths):
+        breaks = numpy.concatenate([numpy.asarray(b, dtype=bool) for b in doc_breaks])
+        starts = numpy.zeros(len(orths), dtype=bool)
+        starts[offsets[numpy.asarray(lengths) > 0]] = True
+        unit_start = starts.copy()
+        unit_start[1:] |= breaks[:-1]
+        unit_end = numpy.roll(starts, -1)
+        unit_end[-1] = True
+        unit_end[:-1] |= breaks[1:]
+        prev = numpy.roll(orths, 1)
+        prev[unit_start] = BOS
+        nxt = numpy.roll(orths, -1)
+        nxt[unit_end] = EOS
+        left = hash_rows(bigram_key(prev, orths), bigram_rows, char_seeds)
+        right = hash_rows(bigram_key(orths, nxt), bigram_rows, char_seeds)
+    else:
+        left = right = numpy.zeros((len(orths), char_seeds), dtype=numpy.int64)
+    return [
+        DocFeatures(chars[o : o + n], left[o : o + n], right[o : o + n]) for o, n in zip(offsets, lengths)
+    ]
+
+
+@dataclass(frozen=True)
+class Window:
+    """A span of one doc that the model scores in one row of a batch.
+
+    doc (int): Index of the doc in the batch.
+    start, end (int): Token span [start, end) of the doc.
+    keep_start, keep_end (int): Doc gaps [keep_start, keep_end) whose score
+        is taken from this window (gap g lies between tokens g and g + 1).
+    """
+
+    doc: int
+    start: int
+    end: int
+    keep_start: int
+    keep_end: int
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+def unit_spans(breaks: Sequence[bool]) -> List[Tuple[int, int]]:
+    """Maximal runs of tokens between line-break tokens, as [start, end) spans."""
+    spans = []
+    start = 0
+    for i, is_break in enumerate(breaks):
+        if is_break:
+            if i > start:
+                spans.append((start, i))
+            start = i + 1
+    if len(breaks) > start:
+        spans.append((start, len(breaks)))
+    return spans
+
+
+def windows_for_unit(doc: int, start: int, end: int, window: int) -> List[Window]:
+    """Cut the unit [start, end) into overlapping windows of at most `window` tokens."""
+    length = end - start
+    if length <= window:
+        return [Window(doc, start, end, start, end - 1)]
+    stride = max(window // 2, 1)
+    starts = list(range(start, end - window, stride)) + [end - window]
+    out = []
+    keep_from = start
+    for k, a in enumerate(starts):
+        if k + 1 < len(starts):
+            # boundary halfway between this window's centre and the next one's
+            keep_to = (a + starts[k + 1] + window - 1) // 2
+        else:
+            keep_to = end - 1
+        out.append(Window(doc, a, a + window, keep_from, keep_to))
+        keep_from = keep_to
+    return out
+
+
+def plan_windows(doc_breaks: Iterable[Sequence[bool]], window: int) -> List[Window]:
+    """All windows of a batch of docs, given each doc's line-break flags."""
+    out: List[Window] = []
+    for i, breaks in enumerate(doc_breaks):
+        for start, end in unit_spans(breaks):
+            if end - start >= 2:
+                out.extend(windows_for_unit(i, start, end, window))
+    return out
+
+
+def batch_windows(windows: Sequence[Window], max_padded: int) -> List[List[Window]]:
+    """Sort windows by length and group them so that rows * longest <= max_padded.
+
+    A window longer than `max_padded` gets a batch of its own.
+    """
+    ordered = sorted(windows, key=lambda w: w.length)
+    batches: List[List[Window]] = []
+    current: List[Window] = []
+    for w in ordered:
+        if current and (len(current) + 1) * w.length > max_padded:
+            batches.append(current)
+            current = []
+        current.append(w)
+    if current:
+        batches.append(current)
+    return batches
+
+
+def featurize(
+    windows: Sequence[Window], feats: Sequence[DocFeatures], use_bigrams: bool
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Padded int64 arrays for one batch of windows.
+
+    RETURNS: chars (B, T, seeds), bigrams (B, T + 1, seeds) (empty without
+        bigrams), mask (B, T) bool.
+    """
+    n_rows = len(windows)
+    length = max(w.length for w in windows)
+    n_seeds = feats[windows[0].doc].chars.shape[1]
+    chars = numpy.zeros((n_rows, length, n_seeds), dtype=numpy.int64)
+    mask = numpy.zeros((n_rows, length), dtype=bool)
+    bigrams = numpy.zeros((n_rows, length + 1, n_seeds) if use_bigrams else (0,), dtype=numpy.int64)
+    for row, w in enumerate(windows):
+        f = feats[w.doc]
+        chars[row, : w.length] = f.chars[w.start : w.end]
+        mask[row, : w.length] = True
+        if use_bigrams:
+            bigrams[row, : w.length] = f.left[w.start : w.end]
+            bigrams[row, w.length] = f.right[w.end - 1]
+    return chars, bigrams, mask

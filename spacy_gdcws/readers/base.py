@@ -1,0 +1,61 @@
+"""Shared pieces of the corpus readers."""
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, List, Optional, Tuple, Union
+
+from ..errors import Errors
+
+
+class CorpusFormatError(ValueError):
+    """A corpus file that cannot be read as its format; names file and line."""
+
+
+@dataclass
+class Sentence:
+    """One sentence of a corpus file.
+
+    words: the gold words; tags/pos: XPOS and UPOS (or None); heads: 0-based
+    head index per word (a root points to itself); deps: relation labels.
+    line: 1-based line number where the sentence starts.
+    """
+
+    words: List[str]
+    line: int
+    tags: Optional[List[str]] = None
+    pos: Optional[List[str]] = None
+    heads: Optional[List[int]] = None
+    deps: Optional[List[str]] = None
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def n_chars(self) -> int:
+        return sum(len(w) for w in self.words)
+
+
+def fail(path: Union[str, Path], line: int, message: str) -> CorpusFormatError:
+    """The error to raise for a bad line (file and line in the message)."""
+    return CorpusFormatError(Errors.E015.format(path=path, line=line, message=message))
+
+
+def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
+    """Yield (1-based line number, text) with line ends and a leading BOM removed.
+
+    Decoding is strict and line by line, so a file with mixed encodings
+    reports the first line that is not UTF-8.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ValueError(Errors.E016.format(path=path, message=err)) from err
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for number, raw in enumerate(lines, start=1):
+        try:
+            text = raw.decode("utf8")
+        except UnicodeDecodeError as err:
+            raise fail(path, number, f"not valid UTF-8 ({err.reason} at byte {err.start})") from err
+        yield number, text.rstrip("\r")

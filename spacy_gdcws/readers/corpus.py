@@ -1,0 +1,120 @@
+"""Sentences to docs, dev splits, and the registered corpus reader."""
+import random
+from pathlib import Path
+from typing import Callable, Dict, Iterable, Iterator, List, Sequence, Tuple, Union
+
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from spacy.util import registry
+from spacy.vocab import Vocab
+
+from ..errors import Errors
+from .base import Sentence
+from .conll import read_conll
+from .sighan import read_sighan
+from .wordpos import read_wordpos
+
+FORMATS: Dict[str, Callable[[Union[str, Path]], Iterator[Sentence]]] = {
+    "sighan": read_sighan,
+    "conll": read_conll,
+    "wordpos": read_wordpos,
+}
+_SUFFIXES = {".conll": "conll", ".conllu": "conll", ".conllx": "conll", ".wordpos": "wordpos"}
+
+
+def detect_format(path: Union[str, Path], fmt: str = "auto") -> str:
+    """The format name for a file: `fmt` itself, or from the suffix when "auto"
+    (.conll/.conllu/.conllx, .wordpos, anything else SIGHAN)."""
+    if fmt == "auto":
+        return _SUFFIXES.get(Path(path).suffix.lower(), "sighan")
+    if fmt not in FORMATS:
+        raise ValueError(Errors.E017.format(fmt=fmt, options=sorted(FORMATS)))
+    return fmt
+
+
+def read_sentences(path: Union[str, Path], fmt: str = "auto") -> Iterator[Sentence]:
+    """Read a corpus file of any supported format."""
+    return FORMATS[detect_format(path, fmt)](path)
+
+
+def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
+    """A reference doc with explicit spaces (no space between Chinese words).
+
+    Without explicit `spaces` the doc would have unknown spaces and spaCy
+    would feed the gold words, not characters, to the pipeline.
+    """
+    return Doc(
+        vocab,
+        words=sent.words,
+        spaces=[False] * len(sent.words),
+        tags=sent.tags,
+        pos=sent.pos,
+        heads=sent.heads,
+        deps=sent.deps,
+    )
+
+
+def split_dev(
+    sentences: Sequence[Sentence], fraction: float = 0.1, mode: str = "last", seed: int = 0
+) -> Tuple[List[Sentence], List[Sentence]]:
+    """Split off dev sentences: the last `fraction` of the file (the paper's
+    convention) or, with mode="random", a seeded random sample.
+
+    RETURNS (Tuple[List[Sentence], List[Sentence]]): train, dev (file order kept).
+    """
+    if not 0.0 <= fraction < 1.0:
+        raise ValueError(Errors.E018.format(value=fraction))
+    sentences = list(sentences)
+    n_dev = int(round(len(sentences) * fraction))
+    if n_dev == 0:
+        return sentences, []
+    if mode == "last":
+        return sentences[: len(sentences) - n_dev], sentences[len(sentences) - n_dev :]
+    if mode == "random":
+        dev_ids = set(random.Random(seed).sample(range(len(sentences)), n_dev))
+        train = [s for i, s in enumerate(sentences) if i not in dev_ids]
+        dev = [s for i, s in enumerate(sentences) if i in dev_ids]
+        return train, dev
+    raise ValueError(Errors.E017.format(fmt=mode, options=["last", "random"]))
+
+
+@registry.readers("spacy_gdcws.Corpus.v1")
+def create_corpus_reader(
+    path: Path,
+    format: str = "auto",
+    part: str = "all",
+    dev_fraction: float = 0.1,
+    split: str = "last",
+    seed: int = 0,
+    limit: int = 0,
+) -> Callable[[Language], Iterable[Example]]:
+    """Read a corpus file directly (no DocBin), as `[corpora.train]` etc.
+
+    path (Path): The corpus file.
+    format (str): "auto", "sighan", "conll" or "wordpos".
+    part (str): "train", "dev" (split off with `dev_fraction`/`split`/`seed`) or "all".
+    limit (int): Use at most this many sentences of the part (0 = all).
+    """
+    return _CorpusReader(Path(path), format, part, dev_fraction, split, seed, limit)
+
+
+class _CorpusReader:
+    """Picklable reader object behind `spacy_gdcws.Corpus.v1`."""
+
+    def __init__(self, path: Path, fmt: str, part: str, fraction: float, split: str, seed: int, limit: int) -> None:
+        if part not in ("train", "dev", "all"):
+            raise ValueError(Errors.E017.format(fmt=part, options=["train", "dev", "all"]))
+        self.path, self.fmt, self.part = path, detect_format(path, fmt), part
+        self.fraction, self.split, self.seed, self.limit = fraction, split, seed, limit
+
+    def __call__(self, nlp: Language) -> Iterator[Example]:
+        sentences = list(read_sentences(self.path, self.fmt))
+        if self.part != "all":
+            train, dev = split_dev(sentences, self.fraction, self.split, self.seed)
+            sentences = train if self.part == "train" else dev
+        if self.limit:
+            sentences = sentences[: self.limit]
+        for sent in sentences:
+            reference = sentence_to_doc(nlp.vocab, sent)
+            yield Example(nlp.make_doc(reference.text), reference)

@@ -1,0 +1,325 @@
+"""The `gdcws_segmenter` pipeline component: merges character tokens into words."""
+import warnings
+from itertools import islice
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+import numpy
+import srsly
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Config, Model, Optimizer
+from thinc.types import Floats2d
+
+from .errors import Errors, Warnings
+
+DEFAULT_MODEL_CONFIG = """
+[model]
+@architectures = "spacy_gdcws.GDTransformer.v1"
+width = 128
+depth = 2
+n_heads = 4
+d_ff = 256
+dropout = 0.1
+sigma = 2.0
+gaussian = true
+directional = true
+forward_encoder = true
+centre_encoder = true
+backward_encoder = true
+hired = true
+highway_in = true
+highway_out = true
+positions = true
+fusion = "sum"
+layer_norm = "pre"
+char_rows = 20000
+char_seeds = 2
+bigrams = true
+bigram_rows = 100000
+bigram_width = 64
+biaffine_width = 128
+window = 512
+batch_chars = 16384
+mixed_precision = false
+"""
+DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+
+
+@Language.factory(
+    "gdcws_segmenter",
+    default_config={
+        "model": DEFAULT_MODEL,
+        "threshold": 0.5,
+        "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
+    },
+    default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
+    retokenizes=True,
+)
+def make_segmenter(
+    nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], threshold: float, scorer: Optional[Callable]
+) -> "GDSegmenter":
+    """Create a GD-Transformer word segmenter.
+
+    model (Model[List[Doc], List[Floats2d]]): Gap-scoring model.
+    threshold (float): A gap is a word boundary if sigmoid(score) > threshold.
+    scorer (Optional[Callable]): Scoring function (token P/R/F, OOV and IV recall).
+    """
+    return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer)
+
+
+class GDSegmenter(TrainablePipe):
+    """Merge the character tokens of a doc into words.
+
+    Runs first in the pipeline, after `spacy.zh.ChineseTokenizer` in "char"
+    mode. Gap j lies between tokens j and j + 1; it is a boundary when the
+    model says so, and always next to whitespace, so `doc.text` never changes.
+    """
+
+    def __init__(
+        self,
+        vocab: Vocab,
+        model: Model[List[Doc], List[Floats2d]],
+        name: str = "gdcws_segmenter",
+        *,
+        threshold: float = 0.5,
+        scorer: Optional[Callable] = None,
+    ) -> None:
+        if not 0.0 < threshold < 1.0:
+            raise ValueError(Errors.E013.format(threshold=threshold))
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        self.cfg: Dict[str, float] = {"threshold": threshold}
+        self.train_words: Set[str] = set()
+
+    @property
+    def threshold(self) -> float:
+        return self.cfg["threshold"]
+
+    @threshold.setter
+    def threshold(self, value: float) -> None:
+        if not 0.0 < value < 1.0:
+            raise ValueError(Errors.E013.format(threshold=value))
+        self.cfg["threshold"] = value
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple()
+
+    def add_label(self, label: str) -> int:
+        raise NotImplementedError(Errors.E012.format(label=label))
+
+    def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
+        """Gap logits for a batch of docs.
+
+        docs (Iterable[Doc]): The docs, still in characters.
+        RETURNS (List[Floats2d]): One (len(doc) - 1, n_scores) array per doc.
+        """
+        return self.model.predict(list(docs))
+
+    def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
+        """Merge each doc's characters into words, in one retokenization per doc."""
+        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
+        for doc, doc_scores in zip(docs, scores):
+            if len(doc) < 2:
+                continue
+            boundaries = numpy.asarray(doc_scores)[:, 0] > cut
+            boundaries |= forced_boundaries(doc)
+            merge_words(doc, boundaries)
+
+    def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """Binary cross-entropy over the gold gaps, summed over the score columns
+        (main + HiRED) and averaged over the gaps that have a gold label.
+
+        RETURNS (Tuple[float, List[Floats2d]]): The loss and d_scores per doc.
+        """
+        golds = [gold_gaps(eg) for eg in examples]
+        n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
+        loss = 0.0
+        d_scores = []
+        for (labels, mask), doc_scores in zip(golds, scores):
+            s = numpy.asarray(doc_scores, dtype="f")
+            probs = 1.0 / (1.0 + numpy.exp(-s))
+            weight = mask[:, None].astype("f") / n_gold
+            d_scores.append(self.model.ops.asarray2f((probs - labels[:, None]) * weight))
+            # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
+            bce = numpy.logaddexp(0.0, -numpy.abs(s)) + numpy.maximum(s, 0.0) - s * labels[:, None]
+            loss += float((bce * weight).sum())
+        return loss, d_scores
+
+    def update(
+        self,
+        examples: Iterable[Example],
+        *,
+        drop: float = 0.0,
+        sgd: Optional[Optimizer] = None,
+        losses: Optional[Dict[str, float]] = None,
+    ) -> Dict[str, float]:
+        """Learn from a batch of examples. Dropout is set in the architecture:
+        `drop` (spaCy's `[training] dropout`) cannot reach the torch module."""
+        if losses is None:
+            losses = {}
+        losses.setdefault(self.name, 0.0)
+        examples = [eg for eg in examples if _has_known_spaces(eg)]
+        if not examples:
+            return losses
+        validate_examples(examples, "GDSegmenter.update")
+        docs = [eg.predicted for eg in examples]
+        scores, backprop = self.model.begin_update(docs)
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def initialize(
+        self,
+        get_examples: Callable[[], Iterable[Example]],
+        *,
+        nlp: Optional[Language] = None,
+    ) -> None:
+        """Check the training data and record its vocabulary (for OOV recall).
+
+        The torch module is built eagerly from the config, so there is no
+        shape inference to do here.
+        """
+        validate_get_examples(get_examples, "GDSegmenter.initialize")
+        words: Set[str] = set()
+        n_examples = 0
+        for eg in get_examples():
+            if not _has_known_spaces(eg):
+                continue
+            n_examples += 1
+            words.update(t.text for t in eg.reference if not t.is_space)
+        if n_examples == 0:
+            raise ValueError(Errors.E019)
+        self.train_words = words
+        docs = [eg.predicted for eg in islice(get_examples(), 10)]
+        self.model.initialize(X=docs)
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+        """Token P/R/F, plus OOV and IV recall against the training vocabulary."""
+        if self.scorer is None:
+            return {}
+        kwargs.setdefault("vocabulary", self.train_words)
+        return self.scorer(examples, **kwargs)
+
+    # Serialization: TrainablePipe handles cfg, vocab and model; we add the words.
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        self._validate_serialization_attrs()
+        serialize = {
+            "cfg": lambda: srsly.json_dumps(self.cfg),
+            "model": lambda: self.model.to_bytes(),
+            "words": lambda: srsly.msgpack_dumps(sorted(self.train_words)),
+        }
+        if hasattr(self, "vocab"):
+            serialize["vocab"] = lambda: self.vocab.to_bytes(exclude=exclude)
+        return util.to_bytes(serialize, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":
+        self._validate_serialization_attrs()
+        deserialize = {
+            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
+            "model": lambda b: self.model.from_bytes(b),
+            "words": lambda b: setattr(self, "train_words", set(srsly.msgpack_loads(b))),
+        }
+        if hasattr(self, "vocab"):
+            deserialize["vocab"] = lambda b: self.vocab.from_bytes(b, exclude=exclude)
+        util.from_bytes(bytes_data, deserialize, exclude)
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        path = Path(path)
+        serialize = {
+            "cfg": lambda p: srsly.write_json(p, self.cfg),
+            "model": lambda p: self.model.to_disk(p),
+            "words.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(self.train_words)), encoding="utf8"),
+        }
+        if hasattr(self, "vocab"):
+            serialize["vocab"] = lambda p: self.vocab.to_disk(p, exclude=exclude)
+        util.to_disk(path, serialize, exclude)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":
+        path = Path(path)
+        deserialize = {
+            "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
+            "model": lambda p: self.model.from_disk(p),
+            "words.txt": lambda p: setattr(self, "train_words", _read_words(p)),
+        }
+        if hasattr(self, "vocab"):
+            deserialize["vocab"] = lambda p: self.vocab.from_disk(p, exclude=exclude)
+        util.from_disk(path, deserialize, exclude)
+        return self
+
+
+def _read_words(path: Path) -> Set[str]:
+    if not path.exists():
+        return set()
+    return set(path.read_text(encoding="utf8").split("\n")) - {""}
+
+
+def _has_known_spaces(eg: Example) -> bool:
+    if eg.reference.has_unknown_spaces:
+        warnings.warn(Warnings.W001)
+        return False
+    return True
+
+
+def forced_boundaries(doc: Doc) -> numpy.ndarray:
+    """Gaps that are boundaries whatever the model says: next to a whitespace
+    token, or after a token with trailing whitespace."""
+    n = len(doc)
+    space = numpy.fromiter((t.is_space for t in doc), dtype=bool, count=n)
+    trailing = numpy.fromiter((bool(t.whitespace_) for t in doc), dtype=bool, count=n)
+    return space[:-1] | space[1:] | trailing[:-1]
+
+
+def merge_words(doc: Doc, boundaries: numpy.ndarray) -> None:
+    """Merge runs of tokens between boundaries, all in one retokenization.
+
+    boundaries (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
+    """
+    ends = numpy.flatnonzero(boundaries) + 1
+    starts = numpy.concatenate([[0], ends])
+    stops = numpy.concatenate([ends, [len(doc)]])
+    multi = numpy.flatnonzero(stops - starts > 1)
+    if not len(multi):
+        return
+    with doc.retokenize() as retokenizer:
+        for i in multi:
+            retokenizer.merge(doc[int(starts[i]) : int(stops[i])])
+
+
+def gold_gaps(eg: Example) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """Gold labels and mask of the gaps of `eg.predicted`.
+
+    Gap j is a boundary iff tokens j and j + 1 align to different gold words;
+    it is masked (no loss) when either side is not aligned 1:1 to a gold word
+    (whitespace tokens, characters that the reference lacks or splits).
+
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): float32 labels and bool mask,
+        each of shape (len(eg.predicted) - 1,).
+    """
+    n = len(eg.predicted)
+    if n < 2:
+        return numpy.zeros((0,), dtype="f"), numpy.zeros((0,), dtype=bool)
+    x2y = eg.alignment.x2y
+    lengths = numpy.asarray(x2y.lengths)
+    data = numpy.asarray(x2y.data)
+    one = lengths == 1
+    starts = numpy.cumsum(lengths) - lengths
+    word = numpy.full(n, -1, dtype=numpy.int64)
+    word[one] = data[starts[one]]
+    mask = one[:-1] & one[1:]
+    labels = (word[:-1] != word[1:]).astype("f")
+    return labels, mask
+
+
