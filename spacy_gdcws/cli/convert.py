@@ -1,0 +1,69 @@
+"""`convert`: corpus files to DocBin, with the dev split and the training vocabulary."""
+from pathlib import Path
+from typing import Iterable, Optional
+
+import spacy
+import typer
+from spacy.tokens import DocBin
+from wasabi import msg
+
+from ..readers import Sentence, read_sentences, sentence_to_doc, split_dev
+from ._app import app
+
+
+def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:
+    """Write sentences as reference docs to a .spacy file; RETURNS the count."""
+    nlp = spacy.blank("zh")
+    db = DocBin(store_user_data=False)
+    n = 0
+    for sent in sentences:
+        db.add(sentence_to_doc(nlp.vocab, sent))
+        n += 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db.to_disk(path)
+    return n
+
+
+def write_vocabulary(sentences: Iterable[Sentence], path: Path) -> int:
+    """Write the sorted set of words, one per line (the scorer's dictionary)."""
+    words = sorted({w for s in sentences for w in s.words})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(w + "\n" for w in words), encoding="utf8")
+    return len(words)
+
+
+@app.command("convert")
+def convert_cli(
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Corpus file"),
+    output_path: Path = typer.Argument(..., dir_okay=False, help="Output .spacy file (train part)"),
+    fmt: str = typer.Option("auto", "--format", "-f", help="auto, sighan, conll or wordpos"),
+    dev_output: Optional[Path] = typer.Option(None, "--dev-output", help="Write the dev part here"),
+    dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of sentences for dev"),
+    split: str = typer.Option("last", "--split", help="last (the paper's convention) or random"),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random split"),
+    vocab_output: Optional[Path] = typer.Option(None, "--vocab-output", help="Write the vocabulary of the whole file"),
+    raw_output: Optional[Path] = typer.Option(None, "--raw-output", help="Write the text of each sentence, one per line"),
+    gold_output: Optional[Path] = typer.Option(None, "--gold-output", help="Write the words of each sentence, two spaces apart"),
+) -> None:
+    """Convert a SIGHAN, CoNLL-U/X or word_POS file to DocBin.
+
+    Without --dev-output the whole file goes to OUTPUT_PATH. Bad lines stop
+    the conversion with file and line.
+    """
+    sentences = list(read_sentences(input_path, fmt))
+    if dev_output is not None:
+        train, dev = split_dev(sentences, dev_fraction, split, seed)
+        msg.good(f"{write_docbin(train, output_path)} train sentences -> {output_path}")
+        msg.good(f"{write_docbin(dev, dev_output)} dev sentences -> {dev_output}")
+    else:
+        msg.good(f"{write_docbin(sentences, output_path)} sentences -> {output_path}")
+    if vocab_output is not None:
+        msg.good(f"{write_vocabulary(sentences, vocab_output)} words -> {vocab_output}")
+    if raw_output is not None:
+        raw_output.parent.mkdir(parents=True, exist_ok=True)
+        raw_output.write_text("".join("".join(s.words) + "\n" for s in sentences), encoding="utf8")
+        msg.good(f"raw text -> {raw_output}")
+    if gold_output is not None:
+        gold_output.parent.mkdir(parents=True, exist_ok=True)
+        gold_output.write_text("".join("  ".join(s.words) + "\n" for s in sentences), encoding="utf8")
+        msg.good(f"gold words -> {gold_output}")

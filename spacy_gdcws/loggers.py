@@ -1,0 +1,57 @@
+"""Training logger that records the learning curve (dev scores against steps and wall-clock time)."""
+import json
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any, Callable, Dict, Optional, Tuple
+
+from spacy import Language
+from spacy.util import registry
+
+
+class LearningCurveWriter:
+    """Append one JSON line per evaluation to `path`, then call the wrapped logger."""
+
+    def __init__(self, path: Path, log_step: Callable[[Optional[Dict[str, Any]]], None], finalize: Callable[[], None]) -> None:
+        self.path = path
+        self.log_step_inner = log_step
+        self.finalize_inner = finalize
+        self.start = time.perf_counter()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = self.path.open("w", encoding="utf8")
+
+    def log_step(self, info: Optional[Dict[str, Any]]) -> None:
+        if info is not None:
+            record = {
+                "step": info["step"],
+                "epoch": info["epoch"],
+                "seconds": round(time.perf_counter() - self.start, 2),
+                "words": info.get("words"),
+                "score": info["score"],
+                "scores": {k: v for k, v in info["other_scores"].items() if isinstance(v, (int, float))},
+                "losses": info["losses"],
+            }
+            self.file.write(json.dumps(record) + "\n")
+            self.file.flush()
+        self.log_step_inner(info)
+
+    def finalize(self) -> None:
+        self.file.close()
+        self.finalize_inner()
+
+
+@registry.loggers("spacy_gdcws.LearningCurveLogger.v1")
+def learning_curve_logger(path: str, console: bool = True) -> Callable:
+    """Log every evaluation to a JSONL file (with wall-clock seconds since the
+    start of training) and, if `console`, to spaCy's console logger."""
+    console_logger = registry.loggers.get("spacy.ConsoleLogger.v3")(progress_bar=None)
+
+    def setup(nlp: Language, stdout: IO = sys.stdout, stderr: IO = sys.stderr) -> Tuple[Callable, Callable]:
+        if console:
+            log_step, finalize = console_logger(nlp, stdout, stderr)
+        else:
+            log_step, finalize = (lambda info: None), (lambda: None)
+        writer = LearningCurveWriter(Path(path), log_step, finalize)
+        return writer.log_step, writer.finalize
+
+    return setup
