@@ -1,0 +1,43 @@
+"""`evaluate`: segment a gold test file, score it officially, write metrics JSON."""
+from pathlib import Path
+from typing import Optional
+
+import spacy
+import srsly
+import typer
+from wasabi import msg
+
+from ..evaluate import evaluate_segmenter
+from ._app import app
+
+
+@app.command("evaluate")
+def evaluate_cli(
+    model: str = typer.Argument(..., help="Pipeline name or path"),
+    gold: Path = typer.Argument(..., exists=True, help="Gold test file (SIGHAN format)"),
+    dictionary: Path = typer.Argument(..., exists=True, help="Training vocabulary"),
+    output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
+    pred_output: Path = typer.Option(..., "--pred-output", "-p", help="Predicted segmentation"),
+    raw: Optional[Path] = typer.Option(None, "--raw", help="Raw test text (default: gold without spaces)"),
+    perl_script: Optional[Path] = typer.Option(None, "--perl-script", help="Official SIGHAN `score` script"),
+    name: str = typer.Option("", "--name", help="Label stored in the JSON (corpus/model)"),
+    batch_size: int = typer.Option(256, "--batch-size", "-b"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
+) -> None:
+    """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+    nlp = spacy.load(model)
+    result = evaluate_segmenter(nlp, gold, dictionary, pred_output, raw, perl_script, batch_size)
+    result = {"name": name, "model": model, "gold": str(gold), **result}
+    output.parent.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(output, result)
+    figures = result["official"] or result["python"]
+    source = "official perl scorer" if result["official"] else "Python scorer (perl not available)"
+    msg.good(
+        f"{name or model}: P {figures['precision']:.3f} R {figures['recall']:.3f} F {figures['f']:.3f} "
+        f"OOV-R {figures['oov_recall'] or float('nan'):.3f} IV-R {figures['iv_recall'] or float('nan'):.3f} "
+        f"({source}); {result['chars_per_second']} chars/s -> {output}"
+    )
+    if result["scorers_agree"] is False:
+        msg.warn("The Python scorer disagrees with the perl scorer: please report this.")

@@ -1,0 +1,55 @@
+"""`prepare`: a known corpus -> train/dev/test DocBins, vocabulary, gold and raw test text."""
+import shutil
+from pathlib import Path
+
+import typer
+from wasabi import msg
+
+from ..corpora import get_corpus, resolve
+from ..readers import read_sentences, split_dev
+from ._app import app
+from .convert import write_docbin, write_vocabulary
+
+
+@app.command("prepare")
+def prepare_cli(
+    corpus: str = typer.Argument(..., help="sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
+    corpora_dir: Path = typer.Argument(..., help="Folder with the corpora (release layout)"),
+    output_dir: Path = typer.Argument(..., help="Where to write train/dev/test .spacy and text files"),
+    dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of the training file for dev"),
+    split: str = typer.Option("last", "--split", help="last (paper) or random"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Write train.spacy, dev.spacy (last 10% of the training file), test.spacy,
+    words.txt (training vocabulary: the official one where the release has
+    it), test_gold.txt and test_raw.txt (line-aligned with the gold file)."""
+    spec = get_corpus(corpus)
+    train_path = resolve(corpora_dir, spec.train)
+    test_path = resolve(corpora_dir, spec.test)
+    for path in (train_path, test_path):
+        if not path.exists():
+            msg.fail(f"Missing {path}: run `spacy project assets` or point corpora_dir at a local copy", exits=1)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    sentences = list(read_sentences(train_path, spec.fmt))
+    train, dev = split_dev(sentences, dev_fraction, split, seed)
+    msg.good(f"train: {write_docbin(train, output_dir / 'train.spacy')} sentences")
+    msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
+    test = list(read_sentences(test_path, spec.fmt))
+    msg.good(f"test: {write_docbin(test, output_dir / 'test.spacy')} sentences")
+    if spec.dictionary and resolve(corpora_dir, spec.dictionary).exists():
+        shutil.copyfile(resolve(corpora_dir, spec.dictionary), output_dir / "words.txt")
+    else:
+        write_vocabulary(sentences, output_dir / "words.txt")
+    if spec.fmt == "sighan":
+        # keep the release's own lines (empty ones included) for line-aligned scoring
+        shutil.copyfile(test_path, output_dir / "test_gold.txt")
+    else:
+        text = "".join("  ".join(s.words) + "\n" for s in test)
+        (output_dir / "test_gold.txt").write_text(text, encoding="utf8")
+    if spec.raw and resolve(corpora_dir, spec.raw).exists():
+        shutil.copyfile(resolve(corpora_dir, spec.raw), output_dir / "test_raw.txt")
+    else:
+        gold_lines = (output_dir / "test_gold.txt").read_text(encoding="utf8").split("\n")[:-1]
+        raw = "".join("".join(line.split()) + "\n" for line in gold_lines)
+        (output_dir / "test_raw.txt").write_text(raw, encoding="utf8")
+    msg.good(f"{corpus} -> {output_dir}")
