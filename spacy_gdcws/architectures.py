@@ -1,4 +1,5 @@
 """Thinc architecture `spacy_gdcws.GDTransformer.v1`: docs in, gap logits out."""
+import os
 from functools import partial
 from typing import Any, Callable, List, Sequence, Tuple
 
@@ -67,6 +68,7 @@ def build_gd_transformer(
     # break pipelines that never use this model.
     from .nn import GDConfig, GDTransformerNet
 
+    _register_fork_handler()
     if window < 2:
         raise ValueError(Errors.E011.format(window=window))
     cfg = GDConfig(
@@ -98,6 +100,23 @@ def build_gd_transformer(
             "bigram_rows": bigram_rows,
         },
     )
+
+
+_FORK_HANDLER = {"registered": False}
+
+
+def _register_fork_handler() -> None:
+    """After a fork (`nlp.pipe(n_process > 1)`), the child uses one torch thread:
+    torch's OpenMP pool does not survive a fork and the child would hang."""
+    if not _FORK_HANDLER["registered"] and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_single_torch_thread)
+        _FORK_HANDLER["registered"] = True
+
+
+def _single_torch_thread() -> None:
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def convert_inputs(model: Model, X: Tuple[numpy.ndarray, ...], is_train: bool) -> Tuple[ArgsKwargs, Callable]:

@@ -19,6 +19,8 @@ def unpack_sighan_cli(
             parts = Path(info.filename).parts
             if info.is_dir() or len(parts) < 2:
                 continue
+            if ".." in parts or Path(info.filename).is_absolute():
+                msg.fail(f"Refusing unsafe path in archive: {info.filename}", exits=1)
             target = output_dir.joinpath(*parts[1:])
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(zf.read(info))

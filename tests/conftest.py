@@ -1,0 +1,77 @@
+"""Shared fixtures: corpora from ../shared/corpora and a small trained pipeline."""
+import sys
+from pathlib import Path
+from typing import List
+
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.training import Example
+
+from spacy_gdcws.readers import read_sentences, sentence_to_doc
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+# a small model config: fast to train in tests, every part of the architecture on
+SMALL_MODEL = {
+    "@architectures": "spacy_gdcws.GDTransformer.v1",
+    "width": 64,
+    "depth": 2,
+    "n_heads": 4,
+    "d_ff": 128,
+    "dropout": 0.0,
+    "char_rows": 5000,
+    "char_seeds": 2,
+    "bigrams": True,
+    "bigram_rows": 20000,
+    "bigram_width": 32,
+    "biaffine_width": 64,
+    "layer_norm": "pre",
+    "window": 64,
+}
+
+
+def corpus_path(relative: str) -> Path:
+    path = CORPORA / relative
+    if not path.exists():
+        pytest.skip(f"corpus file {path} not available")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sxu_sentences() -> List:
+    return list(read_sentences(corpus_path("sxu/train.txt")))[:20]
+
+
+def make_examples(nlp: Language, sentences) -> List[Example]:
+    out = []
+    for sent in sentences:
+        ref = sentence_to_doc(nlp.vocab, sent)
+        out.append(Example(nlp.make_doc(ref.text), ref))
+    return out
+
+
+def train_pipeline(sentences, n_iter: int = 80, model=None) -> Language:
+    """A blank zh pipeline with a segmenter trained on `sentences`."""
+    from thinc.api import Adam, fix_random_seed
+
+    fix_random_seed(0)
+    nlp = spacy.blank("zh")
+    nlp.add_pipe("gdcws_segmenter", config={"model": model or SMALL_MODEL})
+    examples = make_examples(nlp, sentences)
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.003)
+    for _ in range(n_iter):
+        nlp.update(examples, sgd=optimizer)
+    return nlp
+
+
+@pytest.fixture(scope="session")
+def trained_nlp(sxu_sentences) -> Language:
+    """The segmenter overfitted on 20 SXU sentences."""
+    return train_pipeline(sxu_sentences)
+
+
+def pytest_configure(config):
+    sys.path.insert(0, str(ROOT))

@@ -1,0 +1,153 @@
+"""The gdcws_segmenter component: training, serialization, pipe, edge cases."""
+import pickle
+
+import numpy
+import pytest
+import spacy
+from spacy.training import Example
+
+from spacy_gdcws.segmenter import GDSegmenter, gold_gaps
+
+from .conftest import SMALL_MODEL, make_examples, train_pipeline
+
+
+def words(doc):
+    return [t.text for t in doc if not t.is_space]
+
+
+def test_overfits_20_sxu_sentences(trained_nlp, sxu_sentences):
+    for sent in sxu_sentences:
+        doc = trained_nlp("".join(sent.words))
+        assert words(doc) == sent.words
+
+
+def test_to_disk_from_disk(trained_nlp, sxu_sentences, tmp_path):
+    trained_nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    texts = ["".join(s.words) for s in sxu_sentences]
+    assert [words(d) for d in loaded.pipe(texts)] == [words(d) for d in trained_nlp.pipe(texts)]
+    assert loaded.get_pipe("gdcws_segmenter").train_words == trained_nlp.get_pipe("gdcws_segmenter").train_words
+
+
+def test_to_bytes_from_bytes(trained_nlp, sxu_sentences):
+    data = trained_nlp.to_bytes()
+    nlp2 = spacy.blank("zh")
+    nlp2.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    nlp2.from_bytes(data)
+    texts = ["".join(s.words) for s in sxu_sentences]
+    assert [words(d) for d in nlp2.pipe(texts)] == [words(d) for d in trained_nlp.pipe(texts)]
+
+
+def test_pipe_equals_call(trained_nlp, sxu_sentences):
+    texts = ["".join(s.words) for s in sxu_sentences] + ["", "好", "  ", "中国人民"]
+    piped = [words(d) for d in trained_nlp.pipe(texts, batch_size=3)]
+    called = [words(trained_nlp(t)) for t in texts]
+    assert piped == called
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        " ",
+        "   \n\t ",
+        "\u3000",
+        "好",
+        "我在2024年买了iPhone 15 Pro和3台MacBook。",
+        "上海\u3000推动\u3000发展",
+        "第一行\n第二行\r\n\n第四行  有两个空格",
+        "今天天气很好😀，我们去公园吧🎉！",
+        "  前后都有空白  ",
+    ],
+)
+def test_edge_cases_keep_text(trained_nlp, text):
+    doc = trained_nlp(text)
+    assert doc.text == text
+    # every whitespace token stays a token of its own, or trailing whitespace
+    for token in doc:
+        assert token.is_space or not token.text.isspace()
+        assert token.text == token.text.strip() or token.is_space
+
+
+def test_whitespace_is_always_a_boundary(trained_nlp):
+    doc = trained_nlp("中国 人民\u3000银行")
+    texts = [t.text for t in doc]
+    assert all(" " not in t or t.isspace() for t in texts)
+    assert "\u3000" in texts
+
+
+def test_gold_gaps_mask_unaligned():
+    nlp = spacy.blank("zh")
+    ref = spacy.tokens.Doc(nlp.vocab, words=["中国", "人民"], spaces=[False, False])
+    eg = Example(nlp.make_doc("中国人民"), ref)
+    labels, mask = gold_gaps(eg)
+    assert labels.tolist() == [0.0, 1.0, 0.0]
+    assert mask.tolist() == [True, True, True]
+    # the reference lacks the space: the whitespace token is unaligned and masked
+    eg = Example(nlp.make_doc("中国  人民"), ref)
+    labels, mask = gold_gaps(eg)
+    assert len(labels) == len(eg.predicted) - 1
+    assert not mask[1] and not mask[2]
+
+
+def test_add_label_and_threshold_errors():
+    nlp = spacy.blank("zh")
+    seg = nlp.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    assert isinstance(seg, GDSegmenter)
+    with pytest.raises(NotImplementedError, match="E012"):
+        seg.add_label("B")
+    with pytest.raises(ValueError, match="E013"):
+        seg.threshold = 1.5
+    with pytest.raises(ValueError, match="E013"):
+        nlp.add_pipe("gdcws_segmenter", name="other", config={"model": SMALL_MODEL, "threshold": 0.0})
+
+
+def test_threshold_moves_the_decision(trained_nlp):
+    seg = trained_nlp.get_pipe("gdcws_segmenter")
+    text = "上海推迎奥运三大任务"
+    old = seg.threshold
+    try:
+        counts = []
+        for value in (1e-12, old, 1 - 1e-12):
+            seg.threshold = value
+            counts.append(len(trained_nlp(text)))
+        assert counts[0] >= counts[1] >= counts[2]
+        assert counts[0] > counts[2]
+    finally:
+        seg.threshold = old
+
+
+def test_initialize_needs_gold():
+    nlp = spacy.blank("zh")
+    nlp.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    ref = spacy.tokens.Doc(nlp.vocab, words=["中国", "人民"])  # unknown spaces
+    with pytest.warns(UserWarning, match="W001"), pytest.raises(ValueError, match="E019"):
+        nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
+
+
+def test_pickle(trained_nlp, sxu_sentences):
+    nlp2 = pickle.loads(pickle.dumps(trained_nlp))
+    texts = ["".join(s.words) for s in sxu_sentences[:5]]
+    assert [words(d) for d in nlp2.pipe(texts)] == [words(d) for d in trained_nlp.pipe(texts)]
+
+
+def test_multiprocessing_pipe(trained_nlp, sxu_sentences):
+    texts = ["".join(s.words) for s in sxu_sentences] * 3
+    one = [words(d) for d in trained_nlp.pipe(texts, batch_size=8)]
+    two = [words(d) for d in trained_nlp.pipe(texts, batch_size=8, n_process=2)]
+    assert one == two
+
+
+def test_loss_decreases_and_scores(sxu_sentences):
+    nlp = train_pipeline(sxu_sentences[:5], n_iter=1)
+    examples = make_examples(nlp, sxu_sentences[:5])
+    seg = nlp.get_pipe("gdcws_segmenter")
+    scores = seg.predict([eg.predicted for eg in examples])
+    loss, grads = seg.get_loss(examples, scores)
+    assert loss > 0
+    assert all(g.shape == s.shape for g, s in zip(grads, scores))
+    assert all(s.shape == (len(eg.predicted) - 1, 2) for s, eg in zip(scores, examples))
+    result = nlp.evaluate(examples)
+    for key in ("token_p", "token_r", "token_f", "token_oov_r", "token_iv_r"):
+        assert key in result
+    assert numpy.isfinite(loss)
