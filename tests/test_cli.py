@@ -1,0 +1,61 @@
+"""The command-line interface: segment, convert, score, prepare."""
+import subprocess
+import sys
+
+import spacy
+from spacy.tokens import DocBin
+
+from .conftest import corpus_path
+
+
+def cli(*args, stdin=None):
+    out = subprocess.run(
+        [sys.executable, "-m", "spacy_gdcws", *map(str, args)], capture_output=True, input=stdin,
+    )
+    assert out.returncode == 0, out.stderr.decode("utf8", errors="replace")
+    return out.stdout.decode("utf8")
+
+
+def test_segment_keeps_every_line(trained_nlp, tmp_path):
+    model = tmp_path / "model"
+    trained_nlp.to_disk(model)
+    lines = ["上海推迎奥运三大任务", "", "  ", "我在2024年买了iPhone 15", "\u3000中国人民", "😀"]
+    src = tmp_path / "in.txt"
+    src.write_text("\ufeff" + "\r\n".join(lines) + "\r\n", encoding="utf8")
+    dst = tmp_path / "out.txt"
+    cli("segment", model, src, dst, "--delimiter", "|")
+    out_lines = dst.read_text(encoding="utf8").split("\n")[:-1]
+    assert len(out_lines) == len(lines)
+    for line, out_line in zip(lines, out_lines):
+        doc = trained_nlp(line)
+        assert doc.text == line
+        assert out_line == "|".join(t.text for t in doc if not t.is_space)
+        assert "".join(out_line.split("|")) == "".join(line.split())
+    # stdin -> stdout
+    stdout = cli("segment", model, stdin="\n".join(lines).encode("utf8"))
+    assert len(stdout.split("\n")[:-1]) == len(lines)
+
+
+def test_convert_and_score(tmp_path):
+    src = corpus_path("zhuxian/dev.zhuxian.wordpos")
+    cli("convert", src, tmp_path / "train.spacy", "--dev-output", tmp_path / "dev.spacy",
+        "--vocab-output", tmp_path / "words.txt", "--gold-output", tmp_path / "gold.txt")
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(tmp_path / "train.spacy").get_docs(nlp.vocab))
+    dev = list(DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab))
+    assert len(train) + len(dev) == 788 and len(dev) == 79
+    assert all(not doc.has_unknown_spaces for doc in train)
+    assert train[0][0].tag_ == "OD"
+    out = cli("score", tmp_path / "words.txt", tmp_path / "gold.txt", tmp_path / "gold.txt")
+    assert "=== F MEASURE:\t1.000" in out
+
+
+def test_prepare_shipped_corpus(tmp_path):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cli("prepare", "ud_gsdsimp", root / "assets", tmp_path)
+    gold = (tmp_path / "test_gold.txt").read_text(encoding="utf8").split("\n")[:-1]
+    raw = (tmp_path / "test_raw.txt").read_text(encoding="utf8").split("\n")[:-1]
+    assert len(gold) == len(raw) == 500
+    assert all("".join(g.split()) == r for g, r in zip(gold, raw))

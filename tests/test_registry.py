@@ -1,0 +1,78 @@
+"""Entry points, registered functions, the schedule and the scorer."""
+import subprocess
+import sys
+
+import pytest
+import spacy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_gdcws.schedules import NoamSchedule
+from spacy_gdcws.scorer import score_segmentation
+
+
+def run_fresh(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_entry_points_work_without_import():
+    code = """
+import sys, spacy
+from spacy.util import registry
+nlp = spacy.blank("zh")
+nlp.add_pipe("gdcws_segmenter")
+for reg, name in [(registry.architectures, "spacy_gdcws.GDTransformer.v1"),
+                  (registry.scorers, "spacy_gdcws.segmentation_scorer.v1"),
+                  (registry.readers, "spacy_gdcws.Corpus.v1"),
+                  (registry.loggers, "spacy_gdcws.LearningCurveLogger.v1"),
+                  (registry.schedules, "spacy_gdcws.noam.v1")]:
+    assert reg.get(name) is not None, name
+print(nlp.pipe_names)
+"""
+    assert "gdcws_segmenter" in run_fresh(code)
+
+
+def test_plugin_failure_never_breaks_other_pipelines():
+    """With torch unimportable, other pipelines still work and ours fails clearly."""
+    code = """
+import sys
+sys.modules["torch"] = None
+import spacy
+nlp = spacy.blank("en")
+nlp.add_pipe("sentencizer")
+assert len(list(nlp("One. Two.").sents)) == 2
+zh = spacy.blank("zh")
+try:
+    zh.add_pipe("gdcws_segmenter")
+except ImportError:
+    print("import error as expected")
+"""
+    assert "import error as expected" in run_fresh(code)
+
+
+def test_noam_schedule():
+    sched = NoamSchedule(width=256, warmup=8000)
+    rates = [next(sched) for _ in range(20000)]
+    peak = max(range(len(rates)), key=rates.__getitem__) + 1
+    assert peak == 8000
+    assert rates[7999] == pytest.approx(256 ** -0.5 * 8000 ** -0.5)
+    assert rates[0] == pytest.approx(256 ** -0.5 * 8000 ** -1.5)
+    assert rates[15999] == pytest.approx(256 ** -0.5 * 16000 ** -0.5)
+    with pytest.raises(ValueError, match="E021"):
+        NoamSchedule(256, 0)
+    resolved = spacy.util.registry.resolve({"s": {"@schedules": "spacy_gdcws.noam.v1", "width": 64, "warmup": 10}})
+    assert next(resolved["s"]) == pytest.approx(64 ** -0.5 * 10 ** -1.5)
+
+
+def test_scorer_p_r_f_oov_iv():
+    nlp = spacy.blank("zh")
+    ref = Doc(nlp.vocab, words=["中国", "人民", "银行"], spaces=[False] * 3)
+    pred = Doc(nlp.vocab, words=["中国", "人", "民", "银行"], spaces=[False] * 4)
+    scores = score_segmentation([Example(pred, ref)], vocabulary={"中国", "人民"})
+    assert scores["token_p"] == pytest.approx(2 / 4)
+    assert scores["token_r"] == pytest.approx(2 / 3)
+    assert scores["token_iv_r"] == pytest.approx(1 / 2)
+    assert scores["token_oov_r"] == pytest.approx(1.0)
+    assert score_segmentation([Example(pred, ref)])["token_oov_r"] is None
