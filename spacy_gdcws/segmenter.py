@@ -268,7 +268,7 @@ def _read_words(path: Path) -> Set[str]:
 
 def _has_known_spaces(eg: Example) -> bool:
     if eg.reference.has_unknown_spaces:
-        warnings.warn(Warnings.W001)
+        warnings.warn(Warnings.W001, stacklevel=3)
         return False
     return True
 

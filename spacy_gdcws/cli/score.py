@@ -1,7 +1,6 @@
 """`score`: the SIGHAN scorer, in Python (and the official perl script if given)."""
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 

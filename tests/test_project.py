@@ -1,0 +1,31 @@
+"""The spaCy project end to end with a few training steps: convert, train,
+evaluate (official scorer), package, install, and `spacy.load("zh_gdcws")` in a
+fresh process."""
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_project_workflow_all(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "project.yml", project / "project.yml")
+    for folder in ("configs", "scripts"):
+        shutil.copytree(ROOT / folder, project / folder)
+    shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    metrics = json.loads((project / "metrics" / "ud_gsdsimp.default.json").read_text())
+    assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
+    predictions = (project / "predictions" / "ud_gsdsimp.default.txt").read_text(encoding="utf8")
+    assert len(predictions.split("\n")[:-1]) == 500
+    code = "import spacy; print([t.text for t in spacy.load('zh_gdcws')('我爱北京天安门。')])"
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    words = eval(fresh.stdout.strip())
+    assert "".join(words) == "我爱北京天安门。"
