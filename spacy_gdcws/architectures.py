@@ -153,6 +153,8 @@ def line_breaks(doc: Doc) -> numpy.ndarray:
 
 
 def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
+    """Hash the docs, cut them into units and windows, score length-sorted
+    padded batches, and put each gap's score back into its doc's array."""
     torch_layer = model.layers[0]
     n_scores = model.attrs["n_scores"]
     use_bigrams = model.attrs["bigrams"]

@@ -145,7 +145,7 @@ class GDSegmenter(TrainablePipe):
         d_scores = []
         for (labels, mask), doc_scores in zip(golds, scores):
             s = numpy.asarray(doc_scores, dtype="f")
-            probs = 1.0 / (1.0 + numpy.exp(-s))
+            probs = 0.5 * (1.0 + numpy.tanh(0.5 * s))  # sigmoid without overflow
             weight = mask[:, None].astype("f") / n_gold
             d_scores.append(self.model.ops.asarray2f((probs - labels[:, None]) * weight))
             # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
