@@ -151,3 +151,20 @@ def test_loss_decreases_and_scores(sxu_sentences):
     for key in ("token_p", "token_r", "token_f", "token_oov_r", "token_iv_r"):
         assert key in result
     assert numpy.isfinite(loss)
+
+
+def test_loss_is_stable_for_extreme_scores():
+    import warnings
+
+    nlp = spacy.blank("zh")
+    seg = nlp.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    ref = spacy.tokens.Doc(nlp.vocab, words=["中国", "人民"], spaces=[False, False])
+    eg = Example(nlp.make_doc("中国人民"), ref)
+    scores = [numpy.array([[-1000.0, 1000.0], [1000.0, -1000.0], [-1000.0, 0.0]], dtype="f")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loss, (grad,) = seg.get_loss([eg], scores)
+    # labels [0, 1, 0]: columns right where the score agrees, wrong where it disagrees
+    assert numpy.isfinite(loss) and loss == pytest.approx((1000 + 1000 + numpy.log(2)) / 3, rel=1e-4)
+    assert grad[0].tolist() == pytest.approx([0.0, 1 / 3])
+    assert grad[2].tolist() == pytest.approx([0.0, 0.5 / 3])
