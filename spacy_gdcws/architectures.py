@@ -7,11 +7,13 @@ import numpy
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, PyTorchWrapper_v3, xp2torch
+from thinc.api import ArgsKwargs, Model, xp2torch
+from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
 from .errors import Errors
 from .features import batch_windows, doc_features, featurize, plan_windows
+from .shims import InPlacePyTorchShim
 
 # Gaps that the model never scores (next to a line break) get this logit:
 # they are boundaries by construction.
@@ -80,11 +82,13 @@ def build_gd_transformer(
         biaffine_width=biaffine_width,
     )
     net = GDTransformerNet(cfg)
-    torch_layer = PyTorchWrapper_v3(
-        net,
-        convert_inputs=convert_inputs,
-        convert_outputs=convert_outputs,
-        mixed_precision=mixed_precision,
+    # PyTorchWrapper_v3, but with a shim whose optimizer step does not leak memory
+    torch_layer = Model(
+        "pytorch",
+        pytorch_forward,
+        attrs={"convert_inputs": convert_inputs, "convert_outputs": convert_outputs},
+        shims=[InPlacePyTorchShim(net, mixed_precision=mixed_precision)],
+        dims={"nI": None, "nO": None},
     )
     return Model(
         "gd_transformer",

@@ -1,0 +1,29 @@
+"""A PyTorchShim whose optimizer step updates the torch parameters in place.
+
+thinc's `PyTorchShim.finish_update` rebinds `param.data` to a new tensor made
+from the optimizer's array after every step. Each new tensor keeps the previous
+one alive through the numpy array it wraps, so memory grows with every update
+(about 5 MB a step for the CPU model; a 10,000-step run was killed at 12 GB).
+Copying the result into the existing storage keeps memory flat.
+"""
+from thinc.api import Optimizer, torch2xp, xp2torch
+from thinc.shims import PyTorchShim
+
+
+class InPlacePyTorchShim(PyTorchShim):
+    """PyTorchShim with an in-place `finish_update` (no growth across steps)."""
+
+    def finish_update(self, optimizer: Optimizer) -> None:
+        import torch
+
+        for name, torch_data in self._model.named_parameters():
+            if torch_data.grad is None:
+                continue
+            if not self._grad_scaler.found_inf:  # skip the step if a gradient overflowed
+                param, _ = optimizer((self.id, name), torch2xp(torch_data.data), torch2xp(torch_data.grad))
+                updated = xp2torch(param, device=torch_data.device)
+                if updated.data_ptr() != torch_data.data.data_ptr():
+                    with torch.no_grad():
+                        torch_data.data.copy_(updated)
+            torch_data.grad.zero_()
+        self._grad_scaler.update()
