@@ -6,29 +6,21 @@ from typing import IO, Iterable, Iterator, List, Optional, Union
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from .readers.base import read_lines, split_lines
+
 
 def doc_words(doc: Doc) -> List[str]:
     """The words of a doc, whitespace tokens left out."""
     return [t.text for t in doc if not t.is_space]
 
 
-def clean_line(line: str) -> str:
-    """A line without its line end (LF or CRLF)."""
-    return line.rstrip("\n").rstrip("\r")
-
-
 def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
-    """All lines of a UTF-8 file (or stdin), BOM and line ends removed; empty lines kept."""
+    """All lines of a UTF-8 file (or stdin for None / "-"), BOM and line ends
+    (LF or CRLF) removed; empty lines kept. A line that is not UTF-8 raises
+    with its file and line number."""
     if path is None or str(path) == "-":
-        text = sys.stdin.read()
-    else:
-        text = Path(path).read_text(encoding="utf8")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
+        return [text for _, text in split_lines(sys.stdin.buffer.read(), "<stdin>")]
+    return [text for _, text in read_lines(path)]
 
 
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:

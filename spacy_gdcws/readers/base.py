@@ -48,6 +48,11 @@ def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
         data = path.read_bytes()
     except OSError as err:
         raise ValueError(Errors.E016.format(path=path, message=err)) from err
+    return split_lines(data, path)
+
+
+def split_lines(data: bytes, source: Union[str, Path]) -> Iterator[Tuple[int, str]]:
+    """`read_lines` on bytes already read; `source` names them in errors."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.split(b"\n")
@@ -57,5 +62,5 @@ def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
         try:
             text = raw.decode("utf8")
         except UnicodeDecodeError as err:
-            raise fail(path, number, f"not valid UTF-8 ({err.reason} at byte {err.start})") from err
+            raise fail(source, number, f"not valid UTF-8 ({err.reason} at byte {err.start})") from err
         yield number, text.rstrip("\r")
