@@ -5,11 +5,12 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.training import Example
+from spacy.vocab import Vocab
 
 from .errors import Errors
 from .scorer import score_segmentation
@@ -36,33 +37,58 @@ def evaluate_segmenter(
     perl_script: Optional[Path] = None,
     batch_size: int = 256,
 ) -> Dict[str, Any]:
-    """Segment the test text line by line, write the predictions, score them.
+    """Segment the test text line by line with a pipeline, write the
+    predictions, score them (see `evaluate_words`)."""
+    raw_lines = raw_test_lines(gold, raw)
+    start = time.perf_counter()
+    docs: List[Doc] = list(nlp.pipe(raw_lines, batch_size=batch_size))
+    seconds = time.perf_counter() - start
+    return evaluate_words([doc_words(doc) for doc in docs], gold, dictionary, pred_output, perl_script, seconds)
 
-    gold (Path): Gold segmentation (SIGHAN format; empty lines allowed).
-    dictionary (Path): Training vocabulary (one word per line).
-    pred_output (Path): Where to write the predicted segmentation.
-    raw (Optional[Path]): Raw test text; by default the gold lines without whitespace.
-    perl_script (Optional[Path]): The official `score` script.
-    RETURNS (Dict[str, Any]): The official figures, the Python scorer's, spaCy's
-        scores, and the speed in characters per second.
-    """
+
+def raw_test_lines(gold: Path, raw: Optional[Path] = None) -> List[str]:
+    """The raw test lines: the raw file, or the gold lines without whitespace;
+    line-aligned with the gold file (empty lines kept)."""
     gold_lines = read_text_lines(gold)
     raw_lines = read_text_lines(raw) if raw is not None else ["".join(line.split()) for line in gold_lines]
     if len(raw_lines) != len(gold_lines):
         raise ValueError(Errors.E020.format(n_pred=len(raw_lines), n_gold=len(gold_lines)))
-    start = time.perf_counter()
-    docs: List[Doc] = list(nlp.pipe(raw_lines, batch_size=batch_size))
-    seconds = time.perf_counter() - start
-    n_chars = sum(len(line) for line in raw_lines)
+    return raw_lines
+
+
+def evaluate_words(
+    predicted: Sequence[Sequence[str]],
+    gold: Path,
+    dictionary: Path,
+    pred_output: Path,
+    perl_script: Optional[Path] = None,
+    seconds: Optional[float] = None,
+) -> Dict[str, Any]:
+    """Write a predicted segmentation (one line per gold line) and score it.
+
+    predicted (Sequence[Sequence[str]]): The words of each test line.
+    gold (Path): Gold segmentation (SIGHAN format; empty lines allowed).
+    dictionary (Path): Training vocabulary (one word per line).
+    pred_output (Path): Where to write the predictions (words two spaces apart).
+    perl_script (Optional[Path]): The official `score` script.
+    seconds (Optional[float]): Time the segmentation took, for characters/s.
+    RETURNS (Dict[str, Any]): The official figures, the Python scorer's, spaCy's
+        scores, and the speed.
+    """
+    gold_lines = read_text_lines(gold)
+    if len(predicted) != len(gold_lines):
+        raise ValueError(Errors.E020.format(n_pred=len(predicted), n_gold=len(gold_lines)))
+    n_chars = sum(len(w) for words in predicted for w in words)
     pred_output.parent.mkdir(parents=True, exist_ok=True)
-    pred_output.write_text("".join("  ".join(doc_words(doc)) + "\n" for doc in docs), encoding="utf8")
-    vocabulary = set(read_text_lines(dictionary))
-    vocabulary = {w.strip() for w in vocabulary} - {""}
+    pred_output.write_text("".join("  ".join(words) + "\n" for words in predicted), encoding="utf8")
+    vocabulary = {w.strip() for w in read_text_lines(dictionary)} - {""}
+    vocab = Vocab()
     examples = []
-    for doc, line in zip(docs, gold_lines):
-        words = line.split()
-        if words:
-            examples.append(Example(doc, Doc(nlp.vocab, words=words, spaces=[False] * len(words))))
+    for words, line in zip(predicted, gold_lines):
+        gold_words = line.split()
+        if gold_words:
+            pred_doc = Doc(vocab, words=list(words), spaces=[False] * len(words))
+            examples.append(Example(pred_doc, Doc(vocab, words=gold_words, spaces=[False] * len(gold_words))))
     python_scores = score_files(dictionary, gold, pred_output).to_dict()
     official = run_perl_scorer(perl_script, dictionary, gold, pred_output) if perl_script else None
     return {
@@ -71,7 +97,7 @@ def evaluate_segmenter(
         "scorers_agree": None if official is None else _agree(official, python_scores),
         "spacy": score_segmentation(examples, vocabulary=vocabulary),
         "chars": n_chars,
-        "seconds": round(seconds, 3),
+        "seconds": None if seconds is None else round(seconds, 3),
         "chars_per_second": round(n_chars / seconds, 1) if seconds else None,
         "machine": {
             "platform": platform.platform(),

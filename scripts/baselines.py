@@ -1,0 +1,77 @@
+"""Baselines on the same splits as our models, scored the same way.
+
+    python scripts/baselines.py sxu ud zx --methods maxmatch jieba
+
+Needs `python -m spacy_gdcws prepare CORPUS ../shared/corpora corpus/CORPUS` first.
+Writes metrics/CORPUS.METHOD.json and predictions/CORPUS.METHOD.txt.
+
+- maxmatch: forward maximum matching with the training vocabulary (corpus/CORPUS/words.txt).
+- jieba: jieba 0.42 with its default dictionary and HMM, not retrained (`pip install jieba`).
+"""
+import argparse
+import time
+from pathlib import Path
+from typing import Callable, List
+
+import srsly
+
+from spacy_gdcws.evaluate import evaluate_words, raw_test_lines
+from spacy_gdcws.segment import read_text_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def max_match(vocabulary: set, max_len: int) -> Callable[[str], List[str]]:
+    def segment(text: str) -> List[str]:
+        words, i = [], 0
+        chars = "".join(text.split())
+        while i < len(chars):
+            for n in range(min(max_len, len(chars) - i), 0, -1):
+                if n == 1 or chars[i : i + n] in vocabulary:
+                    words.append(chars[i : i + n])
+                    i += n
+                    break
+        return words
+
+    return segment
+
+
+def jieba_segmenter(_: set, __: int) -> Callable[[str], List[str]]:
+    import jieba
+
+    jieba.setLogLevel(60)
+    jieba.initialize()
+    return lambda text: [w for w in jieba.cut(text) if w.strip()]
+
+
+METHODS = {"maxmatch": max_match, "jieba": jieba_segmenter}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpora", nargs="+")
+    parser.add_argument("--methods", nargs="+", default=list(METHODS))
+    parser.add_argument("--perl-script", default=str(ROOT / "scripts" / "sighan" / "score"))
+    args = parser.parse_args()
+    for corpus in args.corpora:
+        folder = ROOT / "corpus" / corpus
+        gold, dictionary = folder / "test_gold.txt", folder / "words.txt"
+        vocabulary = {w.strip() for w in read_text_lines(dictionary)} - {""}
+        max_len = min(max(len(w) for w in vocabulary), 16)
+        lines = raw_test_lines(gold, folder / "test_raw.txt")
+        for method in args.methods:
+            segment = METHODS[method](vocabulary, max_len)
+            start = time.perf_counter()
+            predicted = [segment(line) for line in lines]
+            seconds = time.perf_counter() - start
+            name = f"{corpus}.{method}"
+            result = evaluate_words(
+                predicted, gold, dictionary, ROOT / "predictions" / f"{name}.txt", Path(args.perl_script), seconds
+            )
+            srsly.write_json(ROOT / "metrics" / f"{name}.json", {"name": name, "model": method, "gold": str(gold), **result})
+            fig = result["official"] or result["python"]
+            print(f"{name}: F {fig['f']:.3f} OOV-R {fig['oov_recall']} ({result['chars_per_second']} chars/s)")
+
+
+if __name__ == "__main__":
+    main()
