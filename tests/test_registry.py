@@ -76,3 +76,15 @@ def test_scorer_p_r_f_oov_iv():
     assert scores["token_iv_r"] == pytest.approx(1 / 2)
     assert scores["token_oov_r"] == pytest.approx(1.0)
     assert score_segmentation([Example(pred, ref)])["token_oov_r"] is None
+
+
+def test_torch_modules_import_without_spacy():
+    code = """
+import sys
+sys.modules["spacy"] = None
+sys.modules["thinc"] = None
+from spacy_gdcws.nn import GDConfig, GDTransformerNet
+net = GDTransformerNet(GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=10))
+print(type(net).__name__)
+"""
+    assert "GDTransformerNet" in run_fresh(code)
