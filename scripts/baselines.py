@@ -15,8 +15,7 @@ from typing import Callable, List
 
 import srsly
 
-from spacy_gdcws.evaluate import evaluate_words, raw_test_lines
-from spacy_gdcws.segment import read_text_lines
+from spacy_gdcws.evaluate import evaluate_words, raw_test_lines, read_vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +55,7 @@ def main() -> None:
     for corpus in args.corpora:
         folder = ROOT / "corpus" / corpus
         gold, dictionary = folder / "test_gold.txt", folder / "words.txt"
-        vocabulary = {w.strip() for w in read_text_lines(dictionary)} - {""}
+        vocabulary = read_vocabulary(dictionary)
         max_len = min(max(len(w) for w in vocabulary), 16)
         lines = raw_test_lines(gold, folder / "test_raw.txt")
         for method in args.methods:

@@ -5,7 +5,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Set, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -46,6 +46,11 @@ def evaluate_segmenter(
     return evaluate_words([doc_words(doc) for doc in docs], gold, dictionary, pred_output, perl_script, seconds)
 
 
+def read_vocabulary(path: Path) -> Set[str]:
+    """The training vocabulary: one word per line, surrounding whitespace ignored."""
+    return {w.strip() for w in read_text_lines(path)} - {""}
+
+
 def raw_test_lines(gold: Path, raw: Optional[Path] = None) -> List[str]:
     """The raw test lines: the raw file, or the gold lines without whitespace;
     line-aligned with the gold file (empty lines kept)."""
@@ -81,7 +86,7 @@ def evaluate_words(
     n_chars = sum(len(w) for words in predicted for w in words)
     pred_output.parent.mkdir(parents=True, exist_ok=True)
     pred_output.write_text("".join("  ".join(words) + "\n" for words in predicted), encoding="utf8")
-    vocabulary = {w.strip() for w in read_text_lines(dictionary)} - {""}
+    vocabulary = read_vocabulary(dictionary)
     vocab = Vocab()
     examples = []
     for words, line in zip(predicted, gold_lines):
