@@ -160,7 +160,11 @@ def score_files(dictionary: Union[str, Path], gold: Union[str, Path], test: Unio
 
 
 def _lines(path: Union[str, Path]) -> List[bytes]:
-    return [line + b"\n" for line in Path(path).read_bytes().split(b"\n")][:-1] or []
+    """Lines as perl's `<FH>` reads them: a last line without a newline still counts."""
+    lines = Path(path).read_bytes().split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [line + b"\n" for line in lines]
 
 
 def parse_perl_summary(output: str) -> Dict[str, Optional[float]]:

@@ -62,3 +62,14 @@ def test_perfect_and_empty(tmp_path):
     words.write_text("中国\n", encoding="utf8")
     score = score_files(words, gold, gold)
     assert score.f == 1.0 and score.oov_rate == pytest.approx(2 / 3) and score.oov_recall == 1.0
+
+
+def test_last_line_without_newline_counts(tmp_path):
+    gold = tmp_path / "gold.txt"
+    gold.write_text("中国  人民\n银行", encoding="utf8")
+    words = tmp_path / "words.txt"
+    words.write_text("中国\n", encoding="utf8")
+    pred = tmp_path / "pred.txt"
+    pred.write_text("中国  人民\n银  行", encoding="utf8")
+    score = score_files(words, gold, pred)
+    assert score.true_words == 3 and score.test_words == 4
