@@ -1,6 +1,6 @@
 """`convert`: corpus files to DocBin, with the dev split and the training vocabulary."""
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable, List, Optional
 
 import spacy
 import typer
@@ -24,11 +24,21 @@ def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:
     return n
 
 
+def write_lines(path: Path, lines: Iterable[str]) -> None:
+    """Write UTF-8 text, one item per line, creating the folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf8")
+
+
+def gold_lines(sentences: Iterable[Sentence]) -> List[str]:
+    """SIGHAN-style gold lines: the words two spaces apart."""
+    return ["  ".join(s.words) for s in sentences]
+
+
 def write_vocabulary(sentences: Iterable[Sentence], path: Path) -> int:
     """Write the sorted set of words, one per line (the scorer's dictionary)."""
     words = sorted({w for s in sentences for w in s.words})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(w + "\n" for w in words), encoding="utf8")
+    write_lines(path, words)
     return len(words)
 
 
@@ -60,10 +70,8 @@ def convert_cli(
     if vocab_output is not None:
         msg.good(f"{write_vocabulary(sentences, vocab_output)} words -> {vocab_output}")
     if raw_output is not None:
-        raw_output.parent.mkdir(parents=True, exist_ok=True)
-        raw_output.write_text("".join("".join(s.words) + "\n" for s in sentences), encoding="utf8")
+        write_lines(raw_output, ("".join(s.words) for s in sentences))
         msg.good(f"raw text -> {raw_output}")
     if gold_output is not None:
-        gold_output.parent.mkdir(parents=True, exist_ok=True)
-        gold_output.write_text("".join("  ".join(s.words) + "\n" for s in sentences), encoding="utf8")
+        write_lines(gold_output, gold_lines(sentences))
         msg.good(f"gold words -> {gold_output}")

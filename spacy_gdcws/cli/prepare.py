@@ -8,7 +8,8 @@ from wasabi import msg
 from ..corpora import get_corpus, resolve
 from ..readers import read_sentences, split_dev
 from ._app import app
-from .convert import write_docbin, write_vocabulary
+from ..evaluate import raw_test_lines
+from .convert import gold_lines, write_docbin, write_lines, write_vocabulary
 
 
 @app.command("prepare")
@@ -44,12 +45,9 @@ def prepare_cli(
         # keep the release's own lines (empty ones included) for line-aligned scoring
         shutil.copyfile(test_path, output_dir / "test_gold.txt")
     else:
-        text = "".join("  ".join(s.words) + "\n" for s in test)
-        (output_dir / "test_gold.txt").write_text(text, encoding="utf8")
+        write_lines(output_dir / "test_gold.txt", gold_lines(test))
     if spec.raw and resolve(corpora_dir, spec.raw).exists():
         shutil.copyfile(resolve(corpora_dir, spec.raw), output_dir / "test_raw.txt")
     else:
-        gold_lines = (output_dir / "test_gold.txt").read_text(encoding="utf8").split("\n")[:-1]
-        raw = "".join("".join(line.split()) + "\n" for line in gold_lines)
-        (output_dir / "test_raw.txt").write_text(raw, encoding="utf8")
+        write_lines(output_dir / "test_raw.txt", raw_test_lines(output_dir / "test_gold.txt"))
     msg.good(f"{corpus} -> {output_dir}")
