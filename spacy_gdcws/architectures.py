@@ -1,7 +1,7 @@
-"""Thinc architecture `spacy_gdcws.GDTransformer.v1`: docs in, gap logits out."""
+"""Thinc architectures `spacy_gdcws.GDTransformer.v1/v2`: docs in, gap logits out."""
 import os
 from functools import partial
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import ORTH
@@ -18,6 +18,76 @@ from .shims import InPlacePyTorchShim
 # Gaps that the model never scores (next to a line break) get this logit:
 # they are boundaries by construction.
 FORCED_BOUNDARY_LOGIT = 30.0
+
+
+@registry.architectures("spacy_gdcws.GDTransformer.v2")
+def build_gd_transformer_v2(
+    width: int = 256,
+    depth: int = 6,
+    n_heads: int = 4,
+    d_ff: int = 1024,
+    dropout: float = 0.1,
+    attention_dropout: Optional[float] = None,
+    embedding_dropout: Optional[float] = None,
+    sigma: float = 2.0,
+    gaussian: bool = True,
+    directional: bool = True,
+    forward_encoder: bool = True,
+    centre_encoder: bool = True,
+    backward_encoder: bool = True,
+    hired: bool = True,
+    highway_in: bool = True,
+    highway_out: bool = True,
+    positions: bool = True,
+    fusion: str = "sum",
+    layer_norm: str = "post",
+    char_rows: int = 20000,
+    char_seeds: int = 1,
+    bigrams: bool = False,
+    bigram_rows: int = 100000,
+    bigram_width: int = 64,
+    biaffine_width: int = 256,
+    window: int = 512,
+    batch_chars: int = 16384,
+    mixed_precision: bool = False,
+) -> Model[List[Doc], List[Floats2d]]:
+    """The GD-Transformer of Duan & Zhao (EMNLP 2020) as a thinc model.
+
+    Every switch of `spacy_gdcws.nn.GDConfig` is an argument (the three
+    pipelines are `forward_encoder`, `centre_encoder`, `backward_encoder`).
+    dropout is applied inside torch: spaCy's `[training] dropout` does not
+    reach a wrapped PyTorch model.
+
+    attention_dropout (Optional[float]): Dropout on the attention weights;
+        None means `dropout` (as in v1). 0 saves a full pass over B x H x T x T.
+    embedding_dropout (Optional[float]): Dropout on the input embeddings;
+        None means `dropout` (as in v1).
+    window (int): Longest span scored at once; longer lines are scored in
+        overlapping windows of this size.
+    batch_chars (int): Upper bound on rows * padded length of one torch batch.
+    mixed_precision (bool): autocast (bf16/fp16) on GPU; outputs stay float32.
+    RETURNS (Model[List[Doc], List[Floats2d]]): One (len(doc) - 1, n_scores)
+        float32 array of gap logits per doc, on the host. Column 0 is the final
+        scorer; with HiRED and Highway-O, column 1 is the HiRED scorer, whose
+        loss is added in training.
+    """
+    # torch is imported here, not at module level: spaCy imports every plugin's
+    # entry points when any pipeline is created, and a broken torch must not
+    # break pipelines that never use this model.
+    from .nn import GDConfig
+
+    if window < 2:
+        raise ValueError(Errors.E011.format(window=window))
+    cfg = GDConfig(
+        width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout,
+        attention_dropout=attention_dropout, embedding_dropout=embedding_dropout, sigma=sigma,
+        gaussian=gaussian, directional=directional, forward=forward_encoder, centre=centre_encoder,
+        backward=backward_encoder, hired=hired, highway_in=highway_in, highway_out=highway_out,
+        positions=positions, fusion=fusion, layer_norm=layer_norm, char_rows=char_rows,
+        char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
+        biaffine_width=biaffine_width,
+    )
+    return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision)
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -49,38 +119,25 @@ def build_gd_transformer(
     batch_chars: int = 16384,
     mixed_precision: bool = False,
 ) -> Model[List[Doc], List[Floats2d]]:
-    """The GD-Transformer of Duan & Zhao (EMNLP 2020) as a thinc model.
+    """v1 of the architecture: `spacy_gdcws.GDTransformer.v2` with one dropout
+    rate for embeddings, attention weights and residuals. Kept so that
+    configs and pipelines saved with v1 load unchanged."""
+    return build_gd_transformer_v2(
+        width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout, sigma=sigma,
+        gaussian=gaussian, directional=directional, forward_encoder=forward_encoder,
+        centre_encoder=centre_encoder, backward_encoder=backward_encoder, hired=hired,
+        highway_in=highway_in, highway_out=highway_out, positions=positions, fusion=fusion,
+        layer_norm=layer_norm, char_rows=char_rows, char_seeds=char_seeds, bigrams=bigrams,
+        bigram_rows=bigram_rows, bigram_width=bigram_width, biaffine_width=biaffine_width,
+        window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
+    )
 
-    Every switch of `spacy_gdcws.nn.GDConfig` is an argument (the three
-    pipelines are `forward_encoder`, `centre_encoder`, `backward_encoder`).
-    dropout is applied inside torch: spaCy's `[training] dropout` does not
-    reach a wrapped PyTorch model.
 
-    window (int): Longest span scored at once; longer lines are scored in
-        overlapping windows of this size.
-    batch_chars (int): Upper bound on rows * padded length of one torch batch.
-    mixed_precision (bool): autocast (bf16/fp16) on GPU; outputs stay float32.
-    RETURNS (Model[List[Doc], List[Floats2d]]): One (len(doc) - 1, n_scores)
-        float32 array of gap logits per doc, on the host. Column 0 is the final
-        scorer; with HiRED and Highway-O, column 1 is the HiRED scorer, whose
-        loss is added in training.
-    """
-    # torch is imported here, not at module level: spaCy imports every plugin's
-    # entry points when any pipeline is created, and a broken torch must not
-    # break pipelines that never use this model.
-    from .nn import GDConfig, GDTransformerNet
+def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool) -> Model[List[Doc], List[Floats2d]]:
+    """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
+    from .nn import GDTransformerNet
 
     _register_fork_handler()
-    if window < 2:
-        raise ValueError(Errors.E011.format(window=window))
-    cfg = GDConfig(
-        width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout, sigma=sigma,
-        gaussian=gaussian, directional=directional, forward=forward_encoder, centre=centre_encoder,
-        backward=backward_encoder, hired=hired, highway_in=highway_in, highway_out=highway_out,
-        positions=positions, fusion=fusion, layer_norm=layer_norm, char_rows=char_rows,
-        char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
-        biaffine_width=biaffine_width,
-    )
     net = GDTransformerNet(cfg)
     # PyTorchWrapper_v3, but with a shim whose optimizer step does not leak memory
     torch_layer = Model(
@@ -98,10 +155,10 @@ def build_gd_transformer(
             "window": window,
             "batch_chars": batch_chars,
             "n_scores": cfg.n_scores,
-            "char_rows": char_rows,
-            "char_seeds": char_seeds,
-            "bigrams": bigrams,
-            "bigram_rows": bigram_rows,
+            "char_rows": cfg.char_rows,
+            "char_seeds": cfg.char_seeds,
+            "bigrams": cfg.bigrams,
+            "bigram_rows": cfg.bigram_rows,
         },
     )
 

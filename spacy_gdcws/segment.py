@@ -3,10 +3,14 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable, Iterator, List, Optional, Union
 
+import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.util import minibatch
 
+from .errors import Errors
 from .readers.base import read_lines, split_lines
+from .segmenter import GDSegmenter, forced_boundaries
 
 
 def doc_words(doc: Doc) -> List[str]:
@@ -26,6 +30,54 @@ def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:
     """One doc per line, in order (empty lines give empty docs)."""
     return nlp.pipe(lines, batch_size=batch_size, n_process=n_process)
+
+
+def find_segmenter(nlp: Language, name: Optional[str] = None) -> str:
+    """The name of the pipeline's `gdcws_segmenter`: `name` if given (checked),
+    else the first component that is one. Raises E024 if there is none."""
+    for pipe_name, pipe in nlp.pipeline:
+        if isinstance(pipe, GDSegmenter) and name in (None, pipe_name):
+            return pipe_name
+    raise ValueError(Errors.E024.format(name=name or "(any)", names=nlp.pipe_names))
+
+
+def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
+                  component: Optional[str] = None) -> Iterator[List[str]]:
+    """Raw segmentation: the words of each text (whitespace left out), without
+    merging tokens in a `Doc` and without running any other component.
+
+    The words are exactly those `nlp(text)` would give: the same character
+    docs, scores, threshold and forced boundaries; only the retokenization is
+    replaced by string slicing.
+
+    nlp (Language): A pipeline with a `gdcws_segmenter`.
+    texts (Iterable[str]): The texts.
+    batch_size (int): Texts per call of the model.
+    component (Optional[str]): Name of the segmenter (default: the first one).
+    YIELDS (List[str]): The words of each text, in order.
+    """
+    segmenter = nlp.get_pipe(find_segmenter(nlp, component))
+    cut = float(numpy.log(segmenter.threshold / (1.0 - segmenter.threshold)))
+    for batch in minibatch(texts, size=batch_size):
+        docs = [nlp.make_doc(text) for text in batch]
+        scores = segmenter.predict(docs)
+        for doc, doc_scores in zip(docs, scores):
+            yield _words(doc, numpy.asarray(doc_scores)[:, 0] > cut if len(doc) > 1 else None)
+
+
+def _words(doc: Doc, boundaries: Optional[numpy.ndarray]) -> List[str]:
+    if boundaries is None:
+        return [t.text for t in doc if not t.is_space]
+    boundaries = boundaries | forced_boundaries(doc)
+    text = doc.text
+    ends = numpy.flatnonzero(boundaries).tolist() + [len(doc) - 1]
+    words, start = [], 0
+    for end in ends:
+        first, last = doc[start], doc[end]
+        if not first.is_space:
+            words.append(text[first.idx : last.idx + len(last)])
+        start = end + 1
+    return words
 
 
 def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:

@@ -19,7 +19,7 @@ from .errors import Errors, Warnings
 
 DEFAULT_MODEL_CONFIG = """
 [model]
-@architectures = "spacy_gdcws.GDTransformer.v1"
+@architectures = "spacy_gdcws.GDTransformer.v2"
 width = 128
 depth = 2
 n_heads = 4

@@ -24,6 +24,7 @@ from spacy.util import registry
 nlp = spacy.blank("zh")
 nlp.add_pipe("gdcws_segmenter")
 for reg, name in [(registry.architectures, "spacy_gdcws.GDTransformer.v1"),
+                  (registry.architectures, "spacy_gdcws.GDTransformer.v2"),
                   (registry.scorers, "spacy_gdcws.segmentation_scorer.v1"),
                   (registry.readers, "spacy_gdcws.Corpus.v1"),
                   (registry.loggers, "spacy_gdcws.LearningCurveLogger.v1"),

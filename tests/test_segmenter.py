@@ -168,3 +168,11 @@ def test_loss_is_stable_for_extreme_scores():
     assert numpy.isfinite(loss) and loss == pytest.approx((1000 + 1000 + numpy.log(2)) / 3, rel=1e-4)
     assert grad[0].tolist() == pytest.approx([0.0, 1 / 3])
     assert grad[2].tolist() == pytest.approx([0.0, 0.5 / 3])
+
+
+def test_segment_texts_gives_the_pipeline_words(trained_nlp, sxu_sentences):
+    from spacy_gdcws.segment import doc_words, segment_texts
+
+    texts = ["".join(s.words) for s in sxu_sentences[:5]] + ["", "  ", "今天 天气\n很好！abc  def", "一"]
+    expected = [doc_words(doc) for doc in trained_nlp.pipe(texts)]
+    assert list(segment_texts(trained_nlp, texts, batch_size=3)) == expected

@@ -83,7 +83,9 @@ class GaussianDirectionalAttention(nn.Module):
         batch, length, _ = x.shape
         q, k, v = self._project(x)
         weights = self._weights(q, k, mask, gauss)
-        ctx = (self.dropout(weights) @ v).transpose(1, 2).reshape(batch, length, -1)
+        if self.training and self.dropout.p > 0:
+            weights = self.dropout(weights)
+        ctx = (weights @ v).transpose(1, 2).reshape(batch, length, -1)
         return self.out(ctx)
 
     def attention_weights(self, x: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:

@@ -4,7 +4,7 @@ Every part the paper ablates (Tables 7-9) has its own switch here, so that an
 ablation is a config change and never a code change.
 """
 from dataclasses import dataclass, asdict
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 PIPELINES = ("forward", "centre", "backward")
 
@@ -17,7 +17,12 @@ class GDConfig:
     depth (int): Encoder layers per pipeline (N).
     n_heads (int): Attention heads.
     d_ff (int): Inner size of the position-wise FFN; 0 removes the FFN.
-    dropout (float): Dropout on embeddings, attention weights and residuals.
+    dropout (float): Dropout on residuals and in the FFN (and, unless set
+        separately, on the embeddings and the attention weights).
+    attention_dropout (Optional[float]): Dropout on the attention weights
+        (B, H, T, T); None means `dropout`. 0 skips a full T x T pass.
+    embedding_dropout (Optional[float]): Dropout on the summed character
+        (+ bigram) embeddings; None means `dropout`.
     sigma (float): Standard deviation of the Gaussian weight.
     gaussian (bool): Multiply attention logits by the Gaussian weight.
     directional (bool): Forward/backward pipelines see only one side.
@@ -41,6 +46,8 @@ class GDConfig:
     n_heads: int = 4
     d_ff: int = 1024
     dropout: float = 0.1
+    attention_dropout: Optional[float] = None
+    embedding_dropout: Optional[float] = None
     sigma: float = 2.0
     gaussian: bool = True
     directional: bool = True
@@ -73,10 +80,22 @@ class GDConfig:
             raise ValueError(f"[E005] fusion must be 'sum' or 'gate', got {self.fusion!r}")
         if self.layer_norm not in ("post", "pre"):
             raise ValueError(f"[E006] layer_norm must be 'post' or 'pre', got {self.layer_norm!r}")
+        for name in ("dropout", "attention_dropout", "embedding_dropout"):
+            rate = getattr(self, name)
+            if rate is not None and not 0.0 <= rate < 1.0:
+                raise ValueError(f"[E022] {name} must be in [0, 1), got {rate}")
         if self.sigma <= 0:
             raise ValueError(f"[E007] sigma must be positive, got {self.sigma}")
         if self.char_rows < 1 or self.char_seeds < 1:
             raise ValueError("[E008] char_rows and char_seeds must be positive")
+
+    @property
+    def attention_dropout_rate(self) -> float:
+        return self.dropout if self.attention_dropout is None else self.attention_dropout
+
+    @property
+    def embedding_dropout_rate(self) -> float:
+        return self.dropout if self.embedding_dropout is None else self.embedding_dropout
 
     @property
     def hired_layer(self) -> int:

@@ -15,12 +15,15 @@ class EncoderLayer(nn.Module):
     d_ff (int): FFN inner size; 0 removes the FFN sublayer.
     dropout (float): Dropout rate.
     pre_norm (bool): LayerNorm before each sublayer instead of after (post, paper).
+    attention_dropout (Optional[float]): Dropout on attention weights (None: `dropout`).
     """
 
-    def __init__(self, width: int, n_heads: int, d_ff: int, dropout: float, pre_norm: bool = False) -> None:
+    def __init__(self, width: int, n_heads: int, d_ff: int, dropout: float, pre_norm: bool = False,
+                 attention_dropout: Optional[float] = None) -> None:
         super().__init__()
         self.pre_norm = pre_norm
-        self.attn = GaussianDirectionalAttention(width, n_heads, dropout)
+        attention_dropout = dropout if attention_dropout is None else attention_dropout
+        self.attn = GaussianDirectionalAttention(width, n_heads, attention_dropout)
         self.norm1 = nn.LayerNorm(width)
         self.ffn: Optional[nn.Module] = None
         if d_ff > 0:
@@ -50,11 +53,11 @@ class Pipeline(nn.Module):
     """
 
     def __init__(self, direction: str, depth: int, width: int, n_heads: int, d_ff: int,
-                 dropout: float, pre_norm: bool = False) -> None:
+                 dropout: float, pre_norm: bool = False, attention_dropout: Optional[float] = None) -> None:
         super().__init__()
         self.direction = direction
         self.layers = nn.ModuleList(
-            EncoderLayer(width, n_heads, d_ff, dropout, pre_norm) for _ in range(depth)
+            EncoderLayer(width, n_heads, d_ff, dropout, pre_norm, attention_dropout) for _ in range(depth)
         )
         # pre-norm stacks leave their residual stream unnormalised: read it out through a norm
         self.readout: nn.Module = nn.LayerNorm(width) if pre_norm else nn.Identity()

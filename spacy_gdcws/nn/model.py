@@ -92,12 +92,13 @@ class GDTransformerNet(nn.Module):
             self.bigram_embed = nn.Embedding(cfg.bigram_rows, cfg.bigram_width)
             nn.init.normal_(self.bigram_embed.weight, std=cfg.bigram_width ** -0.5)
             self.bigram_proj = nn.Linear(2 * cfg.bigram_width, d)
-        self.embed_dropout = nn.Dropout(cfg.dropout)
+        self.embed_dropout = nn.Dropout(cfg.embedding_dropout_rate)
         pre_norm = cfg.layer_norm == "pre"
         # ModuleDict keys may not shadow nn.Module attributes ("forward"), hence the suffix
         self.encoders = nn.ModuleDict(
             {
-                f"{name}_encoder": Pipeline(name, cfg.depth, d, cfg.n_heads, cfg.d_ff, cfg.dropout, pre_norm)
+                f"{name}_encoder": Pipeline(name, cfg.depth, d, cfg.n_heads, cfg.d_ff, cfg.dropout, pre_norm,
+                                                  attention_dropout=cfg.attention_dropout_rate)
                 for name in PIPELINES
                 if getattr(cfg, name)
             }

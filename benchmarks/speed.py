@@ -1,0 +1,219 @@
+"""Segmentation speed and peak memory, every contender measured in the same run.
+
+    python benchmarks/speed.py --model training/sxu.default/model-best \\
+        --pkuseg-model training/sxu.pkuseg --output benchmarks/results/cpu.json
+
+Inputs (characters are counted without whitespace):
+- `sxu_test`: the SXU gold test file with its words joined, one text per line
+  (3,654 lines, 184,269 characters);
+- `doc_100k`, `doc_1m`: one document of 100,000 / 1,000,000 characters without
+  a single line break (the SXU test sentences concatenated and repeated): the
+  worst case for a model that scores windows, and the linearity check.
+
+Contenders (`--contenders` picks some):
+- `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s);
+- `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
+- `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
+- `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
+  ceiling of any spaCy segmenter;
+- `pkuseg`: spacy-pkuseg `cut` (`user_dict=None`) with `--pkuseg-model`;
+- `jieba`: `jieba.lcut`, default dictionary;
+- `spacy_pkuseg`: spaCy `zh` with the pkuseg segmenter and `--pkuseg-model`.
+
+Each (contender, input) runs in a fresh Python process: load, one warm-up
+pass over a slice, then `--runs` timed passes; the median is reported with
+every time, and peak resident memory (`ru_maxrss`) of that process, plus its
+resident memory before the timed passes. Ratios of median characters/s are
+computed pair by pair within this one run, so they hold on any machine;
+absolute numbers hold only for the machine recorded in the output.
+"""
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENDERS = ["gdcws_pipe", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg", "jieba", "spacy_pkuseg"]
+INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_segment", "gdcws_model"}
+NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
+
+
+def load_texts(name: str, sxu_test: Path) -> List[str]:
+    """The texts of one input: SXU test lines, or one long document."""
+    lines = ["".join(line.split()) for line in sxu_test.read_text(encoding="utf8").splitlines()]
+    lines = [line for line in lines if line]
+    if name == "sxu_test":
+        return lines
+    size = {"doc_100k": 100_000, "doc_1m": 1_000_000}[name]
+    joined = "".join(lines)
+    return [(joined * (size // len(joined) + 1))[:size]]
+
+
+def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[str]], int], Callable[[List[str]], object]]:
+    """RETURNS (run, prepare): `run(prepared)` segments and returns a word count;
+    `prepare(texts)` does the untimed work (only `gdcws_model` has any)."""
+    identity = lambda texts: texts  # noqa: E731
+    if name in NEEDS_MODEL:
+        import spacy
+        import spacy_gdcws.segment as seg
+
+        nlp = spacy.load(args.model)
+        nlp.max_length = 10**8
+        if name == "gdcws_pipe":
+            return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
+        if name == "gdcws_segment":
+            return (lambda texts: sum(len(w) for w in seg.segment_texts(nlp, texts, batch_size=args.batch_size))), identity
+        segmenter = nlp.get_pipe("segmenter")
+
+        def model_only(docs) -> int:
+            n = 0
+            for start in range(0, len(docs), args.batch_size):
+                n += sum(len(s) for s in segmenter.predict(docs[start : start + args.batch_size]))
+            return n
+
+        return model_only, lambda texts: [nlp.make_doc(t) for t in texts]
+    if name == "spacy_char":
+        import spacy
+
+        nlp = spacy.blank("zh")
+        nlp.max_length = 10**8
+        return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
+    if name == "pkuseg":
+        import spacy_pkuseg
+
+        cutter = spacy_pkuseg.pkuseg(model_name=str(args.pkuseg_model), user_dict=None)
+        return (lambda texts: sum(len(cutter.cut(t)) for t in texts)), identity
+    if name == "jieba":
+        import jieba
+
+        jieba.setLogLevel(60)
+        jieba.initialize()
+        return (lambda texts: sum(len(jieba.lcut(t)) for t in texts)), identity
+    if name == "spacy_pkuseg":
+        import spacy
+
+        nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "pkuseg"}}})
+        nlp.tokenizer.initialize(pkuseg_model=str(args.pkuseg_model), pkuseg_user_dict=None)
+        nlp.max_length = 10**8
+        return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
+    raise ValueError(f"unknown contender {name!r}; choose from {CONTENDERS}")
+
+
+def rss_mb() -> float:
+    """Current resident memory of this process, MB (Linux /proc)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def worker(args: argparse.Namespace) -> None:
+    """Measure one contender on one input; print one JSON object."""
+    texts = load_texts(args.input, args.sxu_test)
+    chars = sum(len(t) for t in texts)
+    run, prepare = make_contender(args.worker, args)
+    warm = texts[:50] if len(texts) > 1 else [texts[0][:5000]]
+    run(prepare(warm))
+    prepared = prepare(texts)
+    before = rss_mb()
+    times, words = [], 0
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        words = run(prepared)
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(json.dumps({
+        "contender": args.worker, "input": args.input, "chars": chars, "units": words,
+        "seconds": [round(t, 4) for t in times], "median_seconds": round(median, 4),
+        "chars_per_second": round(chars / median), "rss_before_mb": round(before, 1),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }))
+
+
+def machine() -> Dict[str, object]:
+    info: Dict[str, object] = {"platform": platform.platform(), "python": platform.python_version(),
+                               "cpus": os.cpu_count()}
+    try:
+        import torch
+
+        info["torch"] = torch.__version__
+        info["torch_threads"] = torch.get_num_threads()
+        info["cuda"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
+    except ImportError:  # pragma: no cover
+        pass
+    with open("/proc/cpuinfo") as cpuinfo:
+        names = [line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")]
+    info["cpu"] = names[0] if names else None
+    return info
+
+
+def ratios(results: List[Dict[str, object]]) -> Dict[str, Dict[str, float]]:
+    """Per input: speed of every contender over every other (median chars/s)."""
+    table: Dict[str, Dict[str, float]] = {}
+    by_input: Dict[str, Dict[str, float]] = {}
+    for r in results:
+        by_input.setdefault(str(r["input"]), {})[str(r["contender"])] = float(r["chars_per_second"])
+    for inp, speeds in by_input.items():
+        for a, speed_a in speeds.items():
+            for b, speed_b in speeds.items():
+                if a != b:
+                    table.setdefault(inp, {})[f"{a}/{b}"] = round(speed_a / speed_b, 3)
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
+    parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from scripts/baselines.py)")
+    parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
+    parser.add_argument("--contenders", nargs="+", default=CONTENDERS)
+    parser.add_argument("--inputs", nargs="+", default=INPUTS)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--output", type=Path)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--input", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    contenders = [c for c in args.contenders if (c not in NEEDS_MODEL or args.model)
+                  and (c not in NEEDS_PKUSEG or args.pkuseg_model)]
+    skipped = sorted(set(args.contenders) - set(contenders))
+    if skipped:
+        print(f"skipped (no --model / --pkuseg-model): {skipped}", file=sys.stderr)
+    results = []
+    for inp in args.inputs:
+        for name in contenders:
+            cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs),
+                   "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test)]
+            if args.model:
+                cmd += ["--model", args.model]
+            if args.pkuseg_model:
+                cmd += ["--pkuseg-model", str(args.pkuseg_model)]
+            out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            result = json.loads(out.strip().splitlines()[-1])
+            results.append(result)
+            print(f"{inp:9} {name:14} {result['chars_per_second']:>10,} chars/s  "
+                  f"peak {result['peak_rss_mb']:>7.1f} MB", file=sys.stderr)
+    report = {"command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(),
+              "runs": args.runs, "model": args.model, "pkuseg_model": str(args.pkuseg_model),
+              "results": results, "ratios": ratios(results)}
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
+    else:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+"""`evaluate-ud`: a tagging/parsing pipeline on raw text and on gold words."""
+from pathlib import Path
+from typing import Optional
+
+import spacy
+import srsly
+import typer
+from spacy.tokens import DocBin
+from wasabi import msg
+
+from ..ud_eval import evaluate_pipeline
+from ._app import app
+
+
+@app.command("evaluate-ud")
+def evaluate_ud_cli(
+    model: str = typer.Argument(..., help="Pipeline name or path (segmenter + tagger/parser)"),
+    gold: Path = typer.Argument(..., exists=True, help="Gold docs (.spacy) with POS and dependencies"),
+    output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
+    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
+) -> None:
+    """Word, UPOS, UAS and LAS precision/recall/F aligned on characters (CoNLL
+    2018 style), from raw text and, for contrast, from the gold words."""
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+    nlp = spacy.load(model)
+    golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
+    scores = evaluate_pipeline(nlp, golds, segmenter=segmenter)
+    result = {"model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names, **scores}
+    output.parent.mkdir(parents=True, exist_ok=True)
+    srsly.write_json(output, result)
+    for setting, table in scores.items():
+        msg.good(f"{setting}: " + "  ".join(f"{k} F {v['f'] * 100:.2f}" for k, v in table.items()))
