@@ -29,3 +29,30 @@ def test_project_workflow_all(tmp_path):
     assert fresh.returncode == 0, fresh.stderr
     words = eval(fresh.stdout.strip())
     assert "".join(words) == "我爱北京天安门。"
+
+
+def test_project_workflow_pipeline(tmp_path):
+    """Second stage: tagger + parser on the frozen segmenter's words, character-
+    aligned evaluation, and the packaged pipeline gives pos_, dep_ and head."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "project.yml", project / "project.yml")
+    for folder in ("configs", "scripts"):
+        shutil.copytree(ROOT / folder, project / folder)
+    shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.max_steps", "20",
+           "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    metrics = json.loads((project / "metrics" / "ud_gsdsimp_pipeline.json").read_text())
+    assert metrics["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    assert metrics["gold_segmentation"]["words"]["f"] == 1.0
+    for setting in ("predicted_segmentation", "gold_segmentation"):
+        assert set(metrics[setting]) == {"words", "upos", "uas", "las"}
+    code = ("import spacy; doc = spacy.load('zh_gdcwspipe')('我爱北京天安门。'); "
+            "print(repr([(t.text, t.pos_, t.dep_, t.head.i) for t in doc]))")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    analysis = eval(fresh.stdout.strip())
+    assert "".join(w for w, _, _, _ in analysis) == "我爱北京天安门。"
+    assert all(pos and dep and 0 <= head < len(analysis) for _, pos, dep, head in analysis)
