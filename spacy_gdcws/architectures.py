@@ -31,6 +31,7 @@ def build_gd_transformer_v2(
     embedding_dropout: Optional[float] = None,
     sigma: float = 2.0,
     gaussian: bool = True,
+    gaussian_mode: str = "multiply",
     directional: bool = True,
     forward_encoder: bool = True,
     centre_encoder: bool = True,
@@ -62,6 +63,8 @@ def build_gd_transformer_v2(
         None means `dropout` (as in v1). 0 saves a full pass over B x H x T x T.
     embedding_dropout (Optional[float]): Dropout on the input embeddings;
         None means `dropout` (as in v1).
+    gaussian_mode (str): "multiply" (the paper's `logits * G`, as in v1) or
+        "bias" (`logits + log G`: local attention).
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -81,7 +84,7 @@ def build_gd_transformer_v2(
     cfg = GDConfig(
         width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout,
         attention_dropout=attention_dropout, embedding_dropout=embedding_dropout, sigma=sigma,
-        gaussian=gaussian, directional=directional, forward=forward_encoder, centre=centre_encoder,
+        gaussian=gaussian, gaussian_mode=gaussian_mode, directional=directional, forward=forward_encoder, centre=centre_encoder,
         backward=backward_encoder, hired=hired, highway_in=highway_in, highway_out=highway_out,
         positions=positions, fusion=fusion, layer_norm=layer_norm, char_rows=char_rows,
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,

@@ -31,6 +31,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E019 = "No training examples with gold segmentation were found: cannot initialize the segmenter."
     E020 = "The prediction file has {n_pred} lines but the gold file has {n_gold}: they must be line-aligned."
     E021 = "warmup must be a positive number of steps, got {warmup}"
-    # E022 is raised by spacy_gdcws.nn.GDConfig (dropout rates outside [0, 1))
+    # E022 is raised by spacy_gdcws.nn.GDConfig (dropout rate or gaussian_mode invalid)
     E023 = "Document {i}: the predicted and the gold text differ (beyond whitespace); they cannot be aligned on characters."
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."

@@ -112,7 +112,8 @@ def _out(cfg_changes, seed=0):
 
 @pytest.mark.parametrize(
     "change",
-    [{"gaussian": False}, {"directional": False}, {"positions": False}, {"highway_in": False}, {"sigma": 4.0}],
+    [{"gaussian": False}, {"directional": False}, {"positions": False}, {"highway_in": False}, {"sigma": 4.0},
+     {"gaussian_mode": "bias"}],
 )
 def test_behaviour_switches_change_the_output(change):
     _, base = _out({})
@@ -145,3 +146,21 @@ def test_forward_pipeline_only_sees_the_past():
     h2 = pipe(emb2, m, g)
     assert torch.allclose(h1[0, :6], h2[0, :6], atol=1e-6)
     assert not torch.allclose(h1[0, 6:], h2[0, 6:])
+
+
+def test_gaussian_bias_makes_attention_local():
+    """With `logits + log G` a key 12 sigma away gets (almost) no weight; with the
+    paper's `logits * G` its logit tends to 0, not to -inf, and it keeps weight."""
+    torch.manual_seed(0)
+    x = torch.randn(1, 30, 32)
+    mask = attention_mask(torch.ones(1, 30, dtype=torch.bool), None)
+    from spacy_gdcws.nn.attention import log_gaussian_weights
+
+    local = GaussianDirectionalAttention(32, 4, 0.0, gaussian_bias=True).eval()
+    q, k, _ = local._project(x)
+    w_local = local._weights(q, k, mask, log_gaussian_weights(30, 1.0))
+    w_paper = GaussianDirectionalAttention(32, 4, 0.0).eval()._weights(q, k, mask, gaussian_weights(30, 1.0))
+    assert w_local[0, :, 0, 12:].sum(-1).max().item() < 1e-6
+    assert w_paper[0, :, 0, 12:].sum(-1).min().item() > 0.1
+    with pytest.raises(ValueError, match="E022"):
+        GDConfig(**SMALL, gaussian_mode="add")

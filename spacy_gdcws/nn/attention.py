@@ -23,6 +23,12 @@ def gaussian_weights(length: int, sigma: float, device: Optional[torch.device] =
     return torch.special.erfc(dist / (sigma * math.sqrt(2.0)))
 
 
+def log_gaussian_weights(length: int, sigma: float, device: Optional[torch.device] = None) -> torch.Tensor:
+    """`log G` (floored at log 1e-30 so that it stays finite): the additive
+    form of the Gaussian, a soft local window of about +-2.5 sigma."""
+    return torch.log(gaussian_weights(length, sigma, device).clamp_min(1e-30))
+
+
 def direction_mask(length: int, direction: str, device: Optional[torch.device] = None) -> Optional[torch.Tensor]:
     """Which keys each query may see, diagonal included.
 
@@ -62,13 +68,17 @@ def attention_mask(key_mask: torch.Tensor, direction: Optional[torch.Tensor]) ->
 class GaussianDirectionalAttention(nn.Module):
     """Multi-head self-attention with the paper's Gaussian weight (Eq. 3).
 
-    `logits = (Q K^T / sqrt(d_head)) * G`, then the direction and padding
+    `logits = (Q K^T / sqrt(d_head)) * G` (or `+ log G` with `gaussian_bias`,
+    a departure from the paper), then the direction and padding
     masks are applied as -inf fills (never multiplied into G, which would give
     NaN), softmax, dropout, times V, output projection.
     """
 
-    def __init__(self, width: int, n_heads: int, dropout: float) -> None:
+    def __init__(self, width: int, n_heads: int, dropout: float, gaussian_bias: bool = False) -> None:
         super().__init__()
+        # False: logits * G (paper, Eq. 3); True: logits + log G (the caller
+        # passes log G), which makes attention local: far keys get ~ -inf
+        self.gaussian_bias = gaussian_bias
         if width % n_heads != 0:
             raise ValueError(f"[E001] width ({width}) must be a multiple of n_heads ({n_heads})")
         self.n_heads = n_heads
@@ -101,7 +111,7 @@ class GaussianDirectionalAttention(nn.Module):
     def _weights(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
         logits = (q @ k.transpose(-1, -2)) / math.sqrt(self.d_head)
         if gauss is not None:
-            logits = logits * gauss.to(logits.dtype)
+            logits = logits + gauss.to(logits.dtype) if self.gaussian_bias else logits * gauss.to(logits.dtype)
         logits = logits.masked_fill(~mask, float("-inf"))
         # softmax in fp32 so that bf16 autocast cannot overflow the exponent sum
         return torch.softmax(logits.float(), dim=-1).to(q.dtype)

@@ -25,6 +25,8 @@ class GDConfig:
         (+ bigram) embeddings; None means `dropout`.
     sigma (float): Standard deviation of the Gaussian weight.
     gaussian (bool): Multiply attention logits by the Gaussian weight.
+    gaussian_mode (str): "multiply" (paper: logits * G) or "bias" (logits +
+        log G: distant keys are masked out softly, attention becomes local).
     directional (bool): Forward/backward pipelines see only one side.
     forward (bool), centre (bool), backward (bool): Which pipelines exist.
     hired (bool): HiRED layer after `depth // 2` layers.
@@ -50,6 +52,7 @@ class GDConfig:
     embedding_dropout: Optional[float] = None
     sigma: float = 2.0
     gaussian: bool = True
+    gaussian_mode: str = "multiply"
     directional: bool = True
     forward: bool = True
     centre: bool = True
@@ -84,6 +87,8 @@ class GDConfig:
             rate = getattr(self, name)
             if rate is not None and not 0.0 <= rate < 1.0:
                 raise ValueError(f"[E022] {name} must be in [0, 1), got {rate}")
+        if self.gaussian_mode not in ("multiply", "bias"):
+            raise ValueError(f"[E022] gaussian_mode must be 'multiply' or 'bias', got {self.gaussian_mode!r}")
         if self.sigma <= 0:
             raise ValueError(f"[E007] sigma must be positive, got {self.sigma}")
         if self.char_rows < 1 or self.char_seeds < 1:

@@ -16,14 +16,15 @@ class EncoderLayer(nn.Module):
     dropout (float): Dropout rate.
     pre_norm (bool): LayerNorm before each sublayer instead of after (post, paper).
     attention_dropout (Optional[float]): Dropout on attention weights (None: `dropout`).
+    gaussian_bias (bool): The Gaussian term is added as log G (else multiplied).
     """
 
     def __init__(self, width: int, n_heads: int, d_ff: int, dropout: float, pre_norm: bool = False,
-                 attention_dropout: Optional[float] = None) -> None:
+                 attention_dropout: Optional[float] = None, gaussian_bias: bool = False) -> None:
         super().__init__()
         self.pre_norm = pre_norm
         attention_dropout = dropout if attention_dropout is None else attention_dropout
-        self.attn = GaussianDirectionalAttention(width, n_heads, attention_dropout)
+        self.attn = GaussianDirectionalAttention(width, n_heads, attention_dropout, gaussian_bias)
         self.norm1 = nn.LayerNorm(width)
         self.ffn: Optional[nn.Module] = None
         if d_ff > 0:
@@ -53,11 +54,12 @@ class Pipeline(nn.Module):
     """
 
     def __init__(self, direction: str, depth: int, width: int, n_heads: int, d_ff: int,
-                 dropout: float, pre_norm: bool = False, attention_dropout: Optional[float] = None) -> None:
+                 dropout: float, pre_norm: bool = False, attention_dropout: Optional[float] = None,
+                 gaussian_bias: bool = False) -> None:
         super().__init__()
         self.direction = direction
         self.layers = nn.ModuleList(
-            EncoderLayer(width, n_heads, d_ff, dropout, pre_norm, attention_dropout) for _ in range(depth)
+            EncoderLayer(width, n_heads, d_ff, dropout, pre_norm, attention_dropout, gaussian_bias) for _ in range(depth)
         )
         # pre-norm stacks leave their residual stream unnormalised: read it out through a norm
         self.readout: nn.Module = nn.LayerNorm(width) if pre_norm else nn.Identity()

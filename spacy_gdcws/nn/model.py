@@ -5,7 +5,7 @@ from typing import Dict, Optional, Tuple
 import torch
 from torch import nn
 
-from .attention import attention_mask, direction_mask, gaussian_weights
+from .attention import attention_mask, direction_mask, gaussian_weights, log_gaussian_weights
 from .biaffine import BiaffineGapScorer
 from .config import PIPELINES, GDConfig
 from .encoder import Pipeline
@@ -98,7 +98,8 @@ class GDTransformerNet(nn.Module):
         self.encoders = nn.ModuleDict(
             {
                 f"{name}_encoder": Pipeline(name, cfg.depth, d, cfg.n_heads, cfg.d_ff, cfg.dropout, pre_norm,
-                                                  attention_dropout=cfg.attention_dropout_rate)
+                                                  attention_dropout=cfg.attention_dropout_rate,
+                                                  gaussian_bias=cfg.gaussian_mode == "bias")
                 for name in PIPELINES
                 if getattr(cfg, name)
             }
@@ -134,7 +135,9 @@ class GDTransformerNet(nn.Module):
         length = chars.shape[1]
         device = chars.device
         pipelines = self.pipelines
-        gauss = gaussian_weights(length, cfg.sigma, device) if cfg.gaussian else None
+        gauss = None
+        if cfg.gaussian:
+            gauss = (log_gaussian_weights if cfg.gaussian_mode == "bias" else gaussian_weights)(length, cfg.sigma, device)
         masks = {
             name: attention_mask(mask, direction_mask(length, name if cfg.directional else "centre", device))
             for name in pipelines
