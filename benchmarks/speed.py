@@ -1,7 +1,8 @@
 """Segmentation speed and peak memory, every contender measured in the same run.
 
     python benchmarks/speed.py --model training/sxu.default/model-best \\
-        --pkuseg-model training/sxu.pkuseg --output benchmarks/results/cpu.json
+        --pkuseg-model training/sxu.pkuseg --quantization-dev corpus/sxu/dev.spacy \\
+        --output benchmarks/results/cpu.json
 
 Inputs (characters are counted without whitespace):
 - `sxu_test`: the SXU gold test file with its words joined, one text per line
@@ -12,6 +13,7 @@ Inputs (characters are counted without whitespace):
 
 Contenders (`--contenders` picks some):
 - `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s);
+- `gdcws_pipe_int8`: the same after `spacy_gdcws.quantize.quantize_segmenter` (int8 Linear layers);
 - `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
 - `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
@@ -40,9 +42,9 @@ from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENDERS = ["gdcws_pipe", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg", "jieba", "spacy_pkuseg"]
+CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_segment", "gdcws_model"}
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_segment", "gdcws_model"}
 NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
 
 
@@ -67,7 +69,11 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
 
         nlp = spacy.load(args.model)
         nlp.max_length = 10**8
-        if name == "gdcws_pipe":
+        if name == "gdcws_pipe_int8":
+            from spacy_gdcws.quantize import quantize_segmenter
+
+            quantize_segmenter(nlp)
+        if name in ("gdcws_pipe", "gdcws_pipe_int8"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_segment":
             return (lambda texts: sum(len(w) for w in seg.segment_texts(nlp, texts, batch_size=args.batch_size))), identity
@@ -139,6 +145,23 @@ def worker(args: argparse.Namespace) -> None:
     }))
 
 
+def quantization_cost(model: str, dev: Path) -> Dict[str, float]:
+    """Dev token F of the float and the int8-quantised segmenter (accuracy cost of int8)."""
+    import spacy
+    from spacy.tokens import DocBin
+    from spacy.training import Example
+
+    from spacy_gdcws.quantize import quantize_segmenter
+
+    nlp = spacy.load(model)
+    golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
+    examples = lambda: [Example(nlp.make_doc(g.text), g) for g in golds]  # noqa: E731
+    result = {"dev": str(dev), "float32_token_f": nlp.evaluate(examples())["token_f"]}
+    quantize_segmenter(nlp)
+    result["int8_token_f"] = nlp.evaluate(examples())["token_f"]
+    return result
+
+
 def machine() -> Dict[str, object]:
     info: Dict[str, object] = {"platform": platform.platform(), "python": platform.python_version(),
                                "cpus": os.cpu_count()}
@@ -179,6 +202,7 @@ def main() -> None:
     parser.add_argument("--inputs", nargs="+", default=INPUTS)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs int8")
     parser.add_argument("--output", type=Path)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--input", help=argparse.SUPPRESS)
@@ -208,6 +232,9 @@ def main() -> None:
     report = {"command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(),
               "runs": args.runs, "model": args.model, "pkuseg_model": str(args.pkuseg_model),
               "results": results, "ratios": ratios(results)}
+    if args.quantization_dev and args.model:
+        report["quantization"] = quantization_cost(args.model, args.quantization_dev)
+        print(f"int8 accuracy cost: {report['quantization']}", file=sys.stderr)
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf8")

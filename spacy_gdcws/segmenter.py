@@ -170,6 +170,7 @@ class GDSegmenter(TrainablePipe):
         if not examples:
             return losses
         validate_examples(examples, "GDSegmenter.update")
+        self._check_not_quantized()
         docs = [eg.predicted for eg in examples]
         scores, backprop = self.model.begin_update(docs)
         loss, d_scores = self.get_loss(examples, scores)
@@ -213,7 +214,12 @@ class GDSegmenter(TrainablePipe):
 
     # Serialization: TrainablePipe handles cfg, vocab and model; we add the words.
 
+    def _check_not_quantized(self) -> None:
+        if self.model.attrs.get("quantized"):
+            raise ValueError(Errors.E025.format(name=self.name))
+
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        self._check_not_quantized()
         self._validate_serialization_attrs()
         serialize = {
             "cfg": lambda: srsly.json_dumps(self.cfg),
@@ -237,6 +243,7 @@ class GDSegmenter(TrainablePipe):
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        self._check_not_quantized()
         path = Path(path)
         serialize = {
             "cfg": lambda p: srsly.write_json(p, self.cfg),

@@ -176,3 +176,22 @@ def test_segment_texts_gives_the_pipeline_words(trained_nlp, sxu_sentences):
     texts = ["".join(s.words) for s in sxu_sentences[:5]] + ["", "  ", "今天 天气\n很好！abc  def", "一"]
     expected = [doc_words(doc) for doc in trained_nlp.pipe(texts)]
     assert list(segment_texts(trained_nlp, texts, batch_size=3)) == expected
+
+
+def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(sxu_sentences, tmp_path):
+    from spacy_gdcws.quantize import quantize_segmenter
+    from spacy_gdcws.segment import doc_words
+
+    nlp = train_pipeline(sxu_sentences, n_iter=40)
+    texts = ["".join(s.words) for s in sxu_sentences[:10]]
+    before = [doc_words(d) for d in nlp.pipe(texts)]
+    quantize_segmenter(nlp)
+    after = [doc_words(d) for d in nlp.pipe(texts)]
+    assert ["".join(w) for w in after] == texts
+    # int8 weights move a few logits, not the segmentation as a whole
+    same = sum(a == b for a, b in zip(before, after))
+    assert same >= 7
+    with pytest.raises(ValueError, match="E025"):
+        nlp.update(make_examples(nlp, sxu_sentences[:2]))
+    with pytest.raises(ValueError, match="E025"):
+        nlp.to_disk(tmp_path / "q")
