@@ -12,12 +12,13 @@ from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
 from .errors import Errors
-from .features import batch_windows, doc_features, featurize, plan_windows
+from .features import batch_windows, doc_features, featurize, lexicon_features, plan_windows
 from .shims import InPlacePyTorchShim
 
 # Gaps that the model never scores (next to a line break) get this logit:
 # they are boundaries by construction.
 FORCED_BOUNDARY_LOGIT = 30.0
+LEXICON_ATTR = "lexicon"
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -48,6 +49,8 @@ def build_gd_transformer_v2(
     bigram_rows: int = 100000,
     bigram_width: int = 64,
     biaffine_width: int = 256,
+    lexicon_max_len: int = 0,
+    lexicon_dropout: float = 0.0,
     window: int = 512,
     batch_chars: int = 16384,
     mixed_precision: bool = False,
@@ -65,6 +68,10 @@ def build_gd_transformer_v2(
         None means `dropout` (as in v1).
     gaussian_mode (str): "multiply" (the paper's `logits * G`, as in v1) or
         "bias" (`logits + log G`: local attention).
+    lexicon_max_len (int): Dictionary features (words of 2..lexicon_max_len
+        characters starting / ending at each character) from the training
+        vocabulary that the `gdcws_segmenter` records in `initialize`; 0 = off.
+    lexicon_dropout (float): Share of dictionary matches hidden in training.
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -88,7 +95,7 @@ def build_gd_transformer_v2(
         backward=backward_encoder, hired=hired, highway_in=highway_in, highway_out=highway_out,
         positions=positions, fusion=fusion, layer_norm=layer_norm, char_rows=char_rows,
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
-        biaffine_width=biaffine_width,
+        biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
     return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision)
 
@@ -162,6 +169,10 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool)
             "char_seeds": cfg.char_seeds,
             "bigrams": cfg.bigrams,
             "bigram_rows": cfg.bigram_rows,
+            "lexicon_max_len": cfg.lexicon_max_len,
+            # the dictionary itself (a frozenset, set by the segmenter from its
+            # training words; not serialized here: the segmenter saves words.txt)
+            LEXICON_ATTR: None,
         },
     )
 
@@ -186,8 +197,10 @@ def _single_torch_thread() -> None:
 def convert_inputs(model: Model, X: Tuple[numpy.ndarray, ...], is_train: bool) -> Tuple[ArgsKwargs, Callable]:
     """Move the int arrays to the torch device; ids get no gradient."""
     device = model.shims[0].device
-    chars, bigrams, mask = (xp2torch(model.ops.asarray(x), device=device) for x in X)
-    args = ArgsKwargs(args=(chars, bigrams if bigrams.numel() else None, mask), kwargs={})
+    chars, bigrams, mask, lexicon = (xp2torch(model.ops.asarray(x), device=device) for x in X)
+    args = ArgsKwargs(
+        args=(chars, bigrams if bigrams.numel() else None, mask, lexicon if lexicon.numel() else None), kwargs={}
+    )
     return args, _no_input_gradient
 
 
@@ -227,6 +240,13 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     feats = doc_features(
         orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams
     )
+    max_len = model.attrs["lexicon_max_len"]
+    if max_len:
+        lexicon = model.attrs[LEXICON_ATTR]
+        if lexicon is None:
+            raise ValueError(Errors.E026)
+        for doc, f in zip(docs, feats):
+            f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len)
     outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
     windows = plan_windows(breaks, model.attrs["window"])
     callbacks = []

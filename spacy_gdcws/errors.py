@@ -34,4 +34,5 @@ class Errors(metaclass=ErrorsWithCodes):
     # E022 is raised by spacy_gdcws.nn.GDConfig (dropout rate or gaussian_mode invalid)
     E023 = "Document {i}: the predicted and the gold text differ (beyond whitespace); they cannot be aligned on characters."
     E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.quantize): it can predict but cannot be updated or saved. Load the float pipeline again for that."
+    E026 = "The model uses dictionary features (lexicon_max_len > 0) but has no dictionary: initialize the gdcws_segmenter (it records the training words) or load a trained one."
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."

@@ -12,7 +12,7 @@ scored at a window edge (except at the ends of the unit, where there is no
 context anyway).
 """
 from dataclasses import dataclass
-from typing import Iterable, List, Sequence, Tuple
+from typing import AbstractSet, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -64,6 +64,34 @@ class DocFeatures:
     chars: numpy.ndarray
     left: numpy.ndarray
     right: numpy.ndarray
+    lexicon: Optional[numpy.ndarray] = None
+
+
+def lexicon_features(tokens: Sequence[str], lexicon: AbstractSet[str], max_len: int) -> numpy.ndarray:
+    """Which lexicon words start and end at each token (pkuseg-style
+    dictionary features; the lexicon is the training vocabulary, so they are
+    closed-test legal).
+
+    tokens (Sequence[str]): The doc's token texts (characters).
+    lexicon (AbstractSet[str]): The words.
+    max_len (int): Longest word length looked up (lengths 2..max_len).
+    RETURNS (numpy.ndarray): float32 (n, 2 * (max_len - 1)): column n - 2 is 1
+        where a word of n characters starts at the token, column
+        max_len - 1 + n - 2 where one ends there.
+    """
+    n_tokens = len(tokens)
+    width = max_len - 1
+    out = numpy.zeros((n_tokens, 2 * width), dtype=numpy.float32)
+    text = "".join(tokens)
+    single = len(text) == n_tokens  # every token one character: slice the string
+    for size in range(2, max_len + 1):
+        k = size - 2
+        for i in range(n_tokens - size + 1):
+            piece = text[i : i + size] if single else "".join(tokens[i : i + size])
+            if piece in lexicon:
+                out[i, k] = 1.0
+                out[i + size - 1, width + k] = 1.0
+    return out
 
 
 def doc_features(
@@ -188,11 +216,12 @@ def batch_windows(windows: Sequence[Window], max_padded: int) -> List[List[Windo
 
 def featurize(
     windows: Sequence[Window], feats: Sequence[DocFeatures], use_bigrams: bool
-) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """Padded int64 arrays for one batch of windows.
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Padded arrays for one batch of windows.
 
-    RETURNS: chars (B, T, seeds), bigrams (B, T + 1, seeds) (empty without
-        bigrams), mask (B, T) bool.
+    RETURNS: chars (B, T, seeds) int64, bigrams (B, T + 1, seeds) int64 (empty
+        without bigrams), mask (B, T) bool, lexicon (B, T, F) float32 (empty
+        without lexicon features).
     """
     n_rows = len(windows)
     length = max(w.length for w in windows)
@@ -200,6 +229,9 @@ def featurize(
     chars = numpy.zeros((n_rows, length, n_seeds), dtype=numpy.int64)
     mask = numpy.zeros((n_rows, length), dtype=bool)
     bigrams = numpy.zeros((n_rows, length + 1, n_seeds) if use_bigrams else (0,), dtype=numpy.int64)
+    first_lexicon = feats[windows[0].doc].lexicon
+    n_lexicon = 0 if first_lexicon is None else first_lexicon.shape[1]
+    lexicon = numpy.zeros((n_rows, length, n_lexicon) if n_lexicon else (0,), dtype=numpy.float32)
     for row, w in enumerate(windows):
         f = feats[w.doc]
         chars[row, : w.length] = f.chars[w.start : w.end]
@@ -207,4 +239,6 @@ def featurize(
         if use_bigrams:
             bigrams[row, : w.length] = f.left[w.start : w.end]
             bigrams[row, w.length] = f.right[w.end - 1]
-    return chars, bigrams, mask
+        if n_lexicon:
+            lexicon[row, : w.length] = f.lexicon[w.start : w.end]
+    return chars, bigrams, mask, lexicon

@@ -15,6 +15,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
+from .architectures import LEXICON_ATTR
 from .errors import Errors, Warnings
 
 DEFAULT_MODEL_CONFIG = """
@@ -96,7 +97,19 @@ class GDSegmenter(TrainablePipe):
         self.name = name
         self.scorer = scorer
         self.cfg: Dict[str, float] = {"threshold": threshold}
-        self.train_words: Set[str] = set()
+        self.train_words = set()
+
+    @property
+    def train_words(self) -> Set[str]:
+        """The words of the training data: the OOV dictionary of the scorer
+        and, for a model with dictionary features, the model's lexicon."""
+        return self._train_words
+
+    @train_words.setter
+    def train_words(self, words: Iterable[str]) -> None:
+        self._train_words = set(words)
+        if LEXICON_ATTR in self.model.attrs:
+            self.model.attrs[LEXICON_ATTR] = frozenset(self._train_words)
 
     @property
     def threshold(self) -> float:

@@ -195,3 +195,32 @@ def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(sxu_sentence
         nlp.update(make_examples(nlp, sxu_sentences[:2]))
     with pytest.raises(ValueError, match="E025"):
         nlp.to_disk(tmp_path / "q")
+
+
+def test_lexicon_features_mark_word_starts_and_ends():
+    from spacy_gdcws.features import lexicon_features
+
+    feats = lexicon_features(list("我爱北京天安门"), {"北京", "天安门", "爱北"}, 4)
+    # columns: starts of 2-, 3-, 4-char words, then ends of 2-, 3-, 4-char words
+    assert feats.shape == (7, 6)
+    assert feats[2, 0] == 1 and feats[3, 3] == 1  # 北京
+    assert feats[4, 1] == 1 and feats[6, 4] == 1  # 天安门
+    assert feats[1, 0] == 1 and feats[2, 3] == 1  # 爱北 (overlapping match)
+    assert feats.sum() == 6
+    # multi-character tokens (whitespace) never join a word
+    assert lexicon_features(["北", " ", "京"], {"北京", "北 "}, 3)[:, 0].tolist() == [1.0, 0.0, 0.0]
+
+
+def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
+    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 4,
+             "lexicon_dropout": 0.1, "gaussian_mode": "bias"}
+    nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.model.attrs["lexicon"] == frozenset(seg.train_words) and len(seg.train_words) > 100
+    texts = ["".join(s.words) for s in sxu_sentences[:10]]
+    words = [[t.text for t in doc] for doc in nlp.pipe(texts)]
+    assert sum(w == s.words for w, s in zip(words, sxu_sentences[:10])) >= 8
+    nlp.to_disk(tmp_path / "lex")
+    loaded = spacy.load(tmp_path / "lex")
+    assert loaded.get_pipe("gdcws_segmenter").model.attrs["lexicon"] == seg.model.attrs["lexicon"]
+    assert [[t.text for t in doc] for doc in loaded.pipe(texts)] == words

@@ -41,6 +41,11 @@ class GDConfig:
     bigram_rows (int): Rows of the bigram table.
     bigram_width (int): Width of the bigram table (projected to `width`).
     biaffine_width (int): Width of each side's projection before the biaffine.
+    lexicon_max_len (int): Dictionary features from the training vocabulary
+        (which words of 2..lexicon_max_len characters start / end at each
+        character), projected to `width` and added to the embeddings; 0 = off.
+    lexicon_dropout (float): In training, each dictionary match is hidden
+        with this probability (simulates words missing from the dictionary).
     """
 
     width: int = 256
@@ -69,6 +74,8 @@ class GDConfig:
     bigram_rows: int = 100000
     bigram_width: int = 64
     biaffine_width: int = 256
+    lexicon_max_len: int = 0
+    lexicon_dropout: float = 0.0
 
     def __post_init__(self) -> None:
         if self.width % self.n_heads != 0:
@@ -83,7 +90,9 @@ class GDConfig:
             raise ValueError(f"[E005] fusion must be 'sum' or 'gate', got {self.fusion!r}")
         if self.layer_norm not in ("post", "pre"):
             raise ValueError(f"[E006] layer_norm must be 'post' or 'pre', got {self.layer_norm!r}")
-        for name in ("dropout", "attention_dropout", "embedding_dropout"):
+        if self.lexicon_max_len == 1 or self.lexicon_max_len < 0:
+            raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {self.lexicon_max_len}")
+        for name in ("dropout", "attention_dropout", "embedding_dropout", "lexicon_dropout"):
             rate = getattr(self, name)
             if rate is not None and not 0.0 <= rate < 1.0:
                 raise ValueError(f"[E022] {name} must be in [0, 1), got {rate}")
@@ -101,6 +110,11 @@ class GDConfig:
     @property
     def embedding_dropout_rate(self) -> float:
         return self.dropout if self.embedding_dropout is None else self.embedding_dropout
+
+    @property
+    def n_lexicon_features(self) -> int:
+        """Columns of the dictionary feature matrix (0 when off)."""
+        return 2 * (self.lexicon_max_len - 1) if self.lexicon_max_len else 0
 
     @property
     def hired_layer(self) -> int:

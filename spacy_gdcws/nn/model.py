@@ -73,11 +73,13 @@ class GDTransformerNet(nn.Module):
     Inputs are hashed ids computed outside the module, so the module has no
     vocabulary: every character, seen or not, gets a vector.
 
-    forward(chars, bigrams, mask):
+    forward(chars, bigrams, mask, lexicon=None):
         chars (LongTensor): (B, T, char_seeds) hashed character rows.
         bigrams (Optional[LongTensor]): (B, T + 1, char_seeds) hashed bigram rows;
             entry i is the bigram (c[i-1], c[i]) with boundary symbols at both ends.
         mask (BoolTensor): (B, T), True for real characters.
+        lexicon (Optional[Tensor]): (B, T, F) float dictionary features
+            (`features.lexicon_features`), with `lexicon_max_len`.
         RETURNS (Tensor): gap logits (B, T - 1, n_scores); column 0 is the
             final scorer, column 1 (with HiRED and Highway-O) the HiRED scorer.
     """
@@ -92,6 +94,8 @@ class GDTransformerNet(nn.Module):
             self.bigram_embed = nn.Embedding(cfg.bigram_rows, cfg.bigram_width)
             nn.init.normal_(self.bigram_embed.weight, std=cfg.bigram_width ** -0.5)
             self.bigram_proj = nn.Linear(2 * cfg.bigram_width, d)
+        if cfg.lexicon_max_len:
+            self.lexicon_proj = nn.Linear(cfg.n_lexicon_features, d)
         self.embed_dropout = nn.Dropout(cfg.embedding_dropout_rate)
         pre_norm = cfg.layer_norm == "pre"
         # ModuleDict keys may not shadow nn.Module attributes ("forward"), hence the suffix
@@ -111,8 +115,9 @@ class GDTransformerNet(nn.Module):
             self.hired_scorer = BiaffineGapScorer(d, cfg.biaffine_width)
             self.hired_proj = nn.Linear(d, d)
 
-    def embed(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor]) -> torch.Tensor:
-        """Character (+ bigram) embeddings and positions, shape (B, T, d)."""
+    def embed(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor],
+              lexicon: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """Character (+ bigram, + dictionary) embeddings and positions, shape (B, T, d)."""
         cfg = self.cfg
         emb = self.char_embed(chars).sum(dim=2)
         if cfg.positions:
@@ -123,6 +128,13 @@ class GDTransformerNet(nn.Module):
                 raise ValueError("[E010] this model uses bigram embeddings but no bigram ids were given")
             big = self.bigram_embed(bigrams).sum(dim=2)
             emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
+        if cfg.lexicon_max_len:
+            if lexicon is None:
+                raise ValueError("[E010] this model uses dictionary features but none were given")
+            if self.training and cfg.lexicon_dropout > 0:
+                keep = torch.rand_like(lexicon) >= cfg.lexicon_dropout
+                lexicon = lexicon * keep
+            emb = emb + self.lexicon_proj(lexicon.to(emb.dtype))
         return self.embed_dropout(emb)
 
     @property
@@ -130,7 +142,8 @@ class GDTransformerNet(nn.Module):
         """The enabled pipelines by direction name."""
         return {pipe.direction: pipe for pipe in self.encoders.values()}
 
-    def forward(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor], mask: torch.Tensor) -> torch.Tensor:
+    def forward(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor], mask: torch.Tensor,
+                lexicon: Optional[torch.Tensor] = None) -> torch.Tensor:
         cfg = self.cfg
         length = chars.shape[1]
         device = chars.device
@@ -142,7 +155,7 @@ class GDTransformerNet(nn.Module):
             name: attention_mask(mask, direction_mask(length, name if cfg.directional else "centre", device))
             for name in pipelines
         }
-        emb = self.embed(chars, bigrams)
+        emb = self.embed(chars, bigrams, lexicon)
         front = cfg.hired_layer
         reps = {name: pipe(emb, masks[name], gauss, 0, front) for name, pipe in pipelines.items()}
         columns = []
