@@ -1,46 +1,151 @@
-"""Fill the README's results table from metrics/*.json.
+"""Fill the README's tables from the committed measurements.
 
-    python scripts/results_table.py            # print the table
-    python scripts/results_table.py --write    # also replace it in README.md
+    python scripts/results_table.py            # print the tables
+    python scripts/results_table.py --write    # also replace them in README.md
+
+- results: metrics/*.json (official SIGHAN scorer on the test files);
+- ablations: metrics/ablations/*.json;
+- pipeline: metrics/*_pipeline.json (character-aligned words / UPOS / UAS / LAS);
+- speed: benchmarks/results/*.json.
 """
 import json
 import sys
 from pathlib import Path
+from typing import Callable, Dict, List
 
 ROOT = Path(__file__).resolve().parent.parent
-START, END = "<!-- results:start -->", "<!-- results:end -->"
+
+# what each model suffix is; every departure from the paper is named
+SYSTEMS = {
+    "default": "GD-Transformer, CPU config (`configs/default.cfg`). Departures: width 128, 2 layers/pipeline, "
+               "pre-LN, hashed bigram embeddings, dropout 0.2 (embeddings 0.3, none on attention weights), "
+               "linear LR decay, dev early stopping",
+    "default_lexicon": "CPU config + dictionary features from the training vocabulary "
+                       "(`lexicon_max_len 6`, `lexicon_dropout 0.2`); otherwise as `default`",
+    "default_localattn": "CPU config + `gaussian_mode bias` (logits + log G: local attention instead of "
+                         "the paper's logits x G); otherwise as `default`",
+    "default_v0": "previous CPU config (`GDTransformer.v1`, dropout 0.1 everywhere incl. attention weights)",
+    "paper": "GD-Transformer as in the paper (`configs/paper.cfg`)",
+    "pkuseg": "pkuseg (spacy-pkuseg 1.0) retrained on the same training split, 20 iterations",
+    "jieba": "jieba 0.42, default dictionary (not retrained)",
+    "maxmatch": "forward maximum matching with the training vocabulary",
+}
+ORDER = ["default_lexicon", "default_localattn", "default", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
-def pct(value):
+def pct(value) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
-def table() -> str:
+def _load(path: Path) -> Dict:
+    return json.loads(path.read_text(encoding="utf8"))
+
+
+def results() -> str:
     rows = [
-        "| run (corpus.config) | P | R | F | OOV rate | OOV-R | IV-R | chars/s (CPU, 2 cores) | scorer |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| corpus | system | P | R | F | OOV-R | IV-R | what it is |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    entries = []
     for path in sorted((ROOT / "metrics").glob("*.json")):
-        data = json.loads(path.read_text())
+        data = _load(path)
+        if "official" not in data and "python" not in data:
+            continue
+        corpus, _, system = (data.get("name") or path.stem).partition(".")
+        rank = ORDER.index(system) if system in ORDER else len(ORDER)
+        entries.append((corpus, rank, system, data))
+    for corpus, _, system, data in sorted(entries, key=lambda e: (e[0], e[1], e[2])):
         fig = data.get("official") or data["python"]
-        scorer = "official perl" if data.get("official") else "Python port"
+        scorer = "" if data.get("official") else " (Python scorer)"
         rows.append(
-            f"| {data.get('name') or path.stem} | {pct(fig['precision'])} | {pct(fig['recall'])} | "
-            f"**{pct(fig['f'])}** | {pct(fig['oov_rate'])} | {pct(fig['oov_recall'])} | "
-            f"{pct(fig['iv_recall'])} | {data.get('chars_per_second') or '–'} | {scorer} |"
+            f"| {corpus} | `{system}` | {pct(fig['precision'])} | {pct(fig['recall'])} | **{pct(fig['f'])}**{scorer} | "
+            f"{pct(fig['oov_recall'])} | {pct(fig['iv_recall'])} | {SYSTEMS.get(system, '')} |"
         )
     return "\n".join(rows)
 
 
+def ablations() -> str:
+    folder = ROOT / "metrics" / "ablations"
+    paths = sorted(folder.glob("sxu.*.json"))
+    if not paths:
+        return "(no ablation runs yet: `python scripts/ablations.py`)"
+    rows = ["| variant | F | OOV-R | IV-R | dev F (best) | steps | train seconds |", "|---|---|---|---|---|---|---|"]
+    order = ["full", "no_gaussian", "no_directional", "plain_transformer", "no_hired", "no_highway_in",
+             "no_highway_out", "no_forward", "no_centre", "no_backward"]
+    by_name = {p.stem.split(".", 1)[1]: _load(p) for p in paths}
+    for name in sorted(by_name, key=lambda n: order.index(n) if n in order else len(order)):
+        fig = by_name[name].get("official") or by_name[name]["python"]
+        curve = folder / "curves" / f"{name}.jsonl"
+        points = [json.loads(line) for line in curve.read_text().splitlines()] if curve.exists() else []
+        best = max((p["score"] for p in points), default=None)
+        last = points[-1] if points else {}
+        rows.append(f"| `{name}` | **{pct(fig['f'])}** | {pct(fig['oov_recall'])} | {pct(fig['iv_recall'])} | "
+                    f"{pct(best)} | {last.get('step', '–')} | {last.get('seconds', '–')} |")
+    return "\n".join(rows)
+
+
+def pipeline() -> str:
+    rows = ["| corpus | segmentation | words F | UPOS F | UAS F | LAS F |", "|---|---|---|---|---|---|"]
+    for path in sorted((ROOT / "metrics").glob("*_pipeline.json")):
+        data = _load(path)
+        corpus = path.stem[: -len("_pipeline")]
+        for setting in ("predicted_segmentation", "gold_segmentation"):
+            s = data[setting]
+            rows.append(f"| {corpus} | {setting.split('_')[0]} | {pct(s['words']['f'])} | {pct(s['upos']['f'])} | "
+                        f"{pct(s['uas']['f'])} | {pct(s['las']['f'])} |")
+    return "\n".join(rows)
+
+
+def speed() -> str:
+    rows = []
+    for path in sorted((ROOT / "benchmarks" / "results").glob("*.json")):
+        data = _load(path)
+        m = data["machine"]
+        rows.append(f"`{path.relative_to(ROOT)}`: {m.get('cpu')}, {m.get('cpus')} CPUs, torch {m.get('torch')} "
+                    f"({m.get('torch_threads')} threads), median of {data['runs']} runs\n")
+        rows.append("| input | contender | chars/s | x spacy_char | x pkuseg | x jieba | peak RSS MB |")
+        rows.append("|---|---|---|---|---|---|---|")
+        for r in data["results"]:
+            ratio = data["ratios"].get(r["input"], {})
+
+            def x(other: str) -> str:
+                value = ratio.get(f"{r['contender']}/{other}")
+                return "–" if value is None else f"{value:.3g}"
+
+            rows.append(f"| {r['input']} | `{r['contender']}` | {r['chars_per_second']:,} | {x('spacy_char')} | "
+                        f"{x('pkuseg')} | {x('jieba')} | {r['peak_rss_mb']} |")
+        if "quantization" in data:
+            q = data["quantization"]
+            rows.append(f"\nint8 accuracy cost on `{q['dev']}`: token F {pct(q['float32_token_f'])} (float32) -> "
+                        f"{pct(q['int8_token_f'])} (int8).")
+        rows.append("")
+    return "\n".join(rows) or "(no benchmark results yet: `python benchmarks/speed.py`)"
+
+
+TABLES: Dict[str, Callable[[], str]] = {"results": results, "ablations": ablations, "pipeline": pipeline,
+                                        "speed": speed}
+
+
+def replace(content: str, name: str, text: str) -> str:
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    if start not in content:
+        return content
+    head, rest = content.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return f"{head}{start}\n{text}\n{end}{tail}"
+
+
 def main() -> None:
-    text = table()
-    print(text)
+    tables: List[str] = []
+    readme = ROOT / "README.md"
+    content = readme.read_text(encoding="utf8")
+    for name, make in TABLES.items():
+        text = make()
+        tables.append(f"## {name}\n{text}")
+        content = replace(content, name, text)
+    print("\n\n".join(tables))
     if "--write" in sys.argv:
-        readme = ROOT / "README.md"
-        content = readme.read_text(encoding="utf8")
-        head, rest = content.split(START, 1)
-        _, tail = rest.split(END, 1)
-        readme.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf8")
+        readme.write_text(content, encoding="utf8")
 
 
 if __name__ == "__main__":
