@@ -109,9 +109,14 @@ class GaussianDirectionalAttention(nn.Module):
         return qkv.permute(2, 0, 3, 1, 4).unbind(0)
 
     def _weights(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
-        logits = (q @ k.transpose(-1, -2)) / math.sqrt(self.d_head)
+        # scale q (B*H*T*d_head values), not the logits (B*H*T*T); the T x T
+        # steps below are in place: none of them needs its input for backward
+        logits = (q * (1.0 / math.sqrt(self.d_head))) @ k.transpose(-1, -2)
         if gauss is not None:
-            logits = logits + gauss.to(logits.dtype) if self.gaussian_bias else logits * gauss.to(logits.dtype)
-        logits = logits.masked_fill(~mask, float("-inf"))
+            if self.gaussian_bias:
+                logits.add_(gauss.to(logits.dtype))
+            else:
+                logits.mul_(gauss.to(logits.dtype))
+        logits.masked_fill_(~mask, float("-inf"))
         # softmax in fp32 so that bf16 autocast cannot overflow the exponent sum
         return torch.softmax(logits.float(), dim=-1).to(q.dtype)
