@@ -124,6 +124,10 @@ def rss_mb() -> float:
 
 def worker(args: argparse.Namespace) -> None:
     """Measure one contender on one input; print one JSON object."""
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
     texts = load_texts(args.input, args.sxu_test)
     chars = sum(len(t) for t in texts)
     run, prepare = make_contender(args.worker, args)
@@ -202,6 +206,7 @@ def main() -> None:
     parser.add_argument("--inputs", nargs="+", default=INPUTS)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--threads", type=int, default=0, help="torch threads in each worker (0: torch's default)")
     parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs int8")
     parser.add_argument("--output", type=Path)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -219,7 +224,8 @@ def main() -> None:
     for inp in args.inputs:
         for name in contenders:
             cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs),
-                   "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test)]
+                   "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
+                   "--threads", str(args.threads)]
             if args.model:
                 cmd += ["--model", args.model]
             if args.pkuseg_model:
