@@ -19,6 +19,7 @@ from .shims import InPlacePyTorchShim
 # they are boundaries by construction.
 FORCED_BOUNDARY_LOGIT = 30.0
 LEXICON_ATTR = "lexicon"
+LEXICON_COUNTS_ATTR = "lexicon_counts"
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -51,6 +52,7 @@ def build_gd_transformer_v2(
     biaffine_width: int = 256,
     lexicon_max_len: int = 0,
     lexicon_dropout: float = 0.0,
+    lexicon_holdout: bool = False,
     window: int = 512,
     batch_chars: int = 16384,
     mixed_precision: bool = False,
@@ -72,6 +74,9 @@ def build_gd_transformer_v2(
         characters starting / ending at each character) from the training
         vocabulary that the `gdcws_segmenter` records in `initialize`; 0 = off.
     lexicon_dropout (float): Share of dictionary matches hidden in training.
+    lexicon_holdout (bool): In training, hide the words whose every training
+        occurrence may be in the current text (leave-one-out), so that rare
+        words look in training as unknown words look at test time.
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -97,7 +102,9 @@ def build_gd_transformer_v2(
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
         biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
-    return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision)
+    model = _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision)
+    model.attrs["lexicon_holdout"] = lexicon_holdout
+    return model
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -173,6 +180,10 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool)
             # the dictionary itself (a frozenset, set by the segmenter from its
             # training words; not serialized here: the segmenter saves words.txt)
             LEXICON_ATTR: None,
+            # training frequencies for lexicon_holdout, a read-only mapping (set
+            # by the segmenter's initialize; deliberately not serializable)
+            LEXICON_COUNTS_ATTR: None,
+            "lexicon_holdout": False,
         },
     )
 
@@ -245,8 +256,9 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         lexicon = model.attrs[LEXICON_ATTR]
         if lexicon is None:
             raise ValueError(Errors.E026)
+        holdout = model.attrs[LEXICON_COUNTS_ATTR] if is_train and model.attrs["lexicon_holdout"] else None
         for doc, f in zip(docs, feats):
-            f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len)
+            f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len, holdout)
     outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
     windows = plan_windows(breaks, model.attrs["window"])
     callbacks = []

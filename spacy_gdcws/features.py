@@ -12,7 +12,7 @@ scored at a window edge (except at the ends of the unit, where there is no
 context anyway).
 """
 from dataclasses import dataclass
-from typing import AbstractSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Container, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
@@ -67,7 +67,8 @@ class DocFeatures:
     lexicon: Optional[numpy.ndarray] = None
 
 
-def lexicon_features(tokens: Sequence[str], lexicon: AbstractSet[str], max_len: int) -> numpy.ndarray:
+def lexicon_features(tokens: Sequence[str], lexicon: Container[str], max_len: int,
+                     holdout_counts: Optional[Mapping[str, int]] = None) -> numpy.ndarray:
     """Which lexicon words start and end at each token (pkuseg-style
     dictionary features; the lexicon is the training vocabulary, so they are
     closed-test legal).
@@ -75,6 +76,11 @@ def lexicon_features(tokens: Sequence[str], lexicon: AbstractSet[str], max_len: 
     tokens (Sequence[str]): The doc's token texts (characters).
     lexicon (AbstractSet[str]): The words.
     max_len (int): Longest word length looked up (lengths 2..max_len).
+    holdout_counts (Optional[Mapping[str, int]]): Training frequencies; when
+        given (training only), a word is hidden if all its training
+        occurrences may lie in this very text (frequency <= occurrences of the
+        string here): leave-one-out, so that the model sees such words as it
+        will see unknown words at test time.
     RETURNS (numpy.ndarray): float32 (n, 2 * (max_len - 1)): column n - 2 is 1
         where a word of n characters starts at the token, column
         max_len - 1 + n - 2 where one ends there.
@@ -89,6 +95,8 @@ def lexicon_features(tokens: Sequence[str], lexicon: AbstractSet[str], max_len: 
         for i in range(n_tokens - size + 1):
             piece = text[i : i + size] if single else "".join(tokens[i : i + size])
             if piece in lexicon:
+                if holdout_counts is not None and holdout_counts.get(piece, 0) <= text.count(piece):
+                    continue
                 out[i, k] = 1.0
                 out[i + size - 1, width + k] = 1.0
     return out

@@ -1,5 +1,7 @@
 """The `gdcws_segmenter` pipeline component: merges character tokens into words."""
 import warnings
+from collections import Counter
+from types import MappingProxyType
 from itertools import islice
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -15,7 +17,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
-from .architectures import LEXICON_ATTR
+from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR
 from .errors import Errors, Warnings
 
 DEFAULT_MODEL_CONFIG = """
@@ -205,16 +207,18 @@ class GDSegmenter(TrainablePipe):
         shape inference to do here.
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
-        words: Set[str] = set()
+        counts: Counter = Counter()
         n_examples = 0
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
             n_examples += 1
-            words.update(t.text for t in eg.reference if not t.is_space)
+            counts.update(t.text for t in eg.reference if not t.is_space)
         if n_examples == 0:
             raise ValueError(Errors.E019)
-        self.train_words = words
+        self.train_words = set(counts)
+        if LEXICON_COUNTS_ATTR in self.model.attrs:
+            self.model.attrs[LEXICON_COUNTS_ATTR] = MappingProxyType(dict(counts))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
 

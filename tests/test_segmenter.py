@@ -213,10 +213,11 @@ def test_lexicon_features_mark_word_starts_and_ends():
 
 def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
     model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 4,
-             "lexicon_dropout": 0.1, "gaussian_mode": "bias"}
+             "lexicon_dropout": 0.1, "lexicon_holdout": True, "gaussian_mode": "bias"}
     nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
     seg = nlp.get_pipe("gdcws_segmenter")
     assert seg.model.attrs["lexicon"] == frozenset(seg.train_words) and len(seg.train_words) > 100
+    assert sum(seg.model.attrs["lexicon_counts"].values()) == sum(len(s.words) for s in sxu_sentences)
     texts = ["".join(s.words) for s in sxu_sentences[:10]]
     words = [[t.text for t in doc] for doc in nlp.pipe(texts)]
     assert sum(w == s.words for w, s in zip(words, sxu_sentences[:10])) >= 8
@@ -224,3 +225,14 @@ def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
     loaded = spacy.load(tmp_path / "lex")
     assert loaded.get_pipe("gdcws_segmenter").model.attrs["lexicon"] == seg.model.attrs["lexicon"]
     assert [[t.text for t in doc] for doc in loaded.pipe(texts)] == words
+
+
+def test_lexicon_holdout_hides_words_seen_only_here():
+    from spacy_gdcws.features import lexicon_features
+
+    lexicon = {"北京": 5, "天安门": 1}
+    feats = lexicon_features(list("北京天安门"), lexicon, 3, holdout_counts=lexicon)
+    assert feats[0, 0] == 1  # 北京 occurs elsewhere in training: kept
+    assert feats[2, 1] == 0  # 天安门 occurs once, here: hidden (leave-one-out)
+    twice = lexicon_features(list("天安门天安门"), {"天安门": 2}, 3, holdout_counts={"天安门": 2})
+    assert twice.sum() == 0
