@@ -10,13 +10,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_project_workflow_all(tmp_path):
+def copy_project(tmp_path: Path) -> Path:
+    """The project files a user clones (no corpora beyond the shipped sample)."""
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(ROOT / "project.yml", project / "project.yml")
     for folder in ("configs", "scripts"):
         shutil.copytree(ROOT / folder, project / folder)
     shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
+    return project
+
+
+def test_project_workflow_all(tmp_path):
+    project = copy_project(tmp_path)
     cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
@@ -34,12 +40,7 @@ def test_project_workflow_all(tmp_path):
 def test_project_workflow_pipeline(tmp_path):
     """Second stage: tagger + parser on the frozen segmenter's words, character-
     aligned evaluation, and the packaged pipeline gives pos_, dep_ and head."""
-    project = tmp_path / "project"
-    project.mkdir()
-    shutil.copy(ROOT / "project.yml", project / "project.yml")
-    for folder in ("configs", "scripts"):
-        shutil.copytree(ROOT / folder, project / folder)
-    shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
+    project = copy_project(tmp_path)
     cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.max_steps", "20",
            "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
     out = subprocess.run(cmd, capture_output=True, text=True)

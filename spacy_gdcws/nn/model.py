@@ -150,7 +150,8 @@ class GDTransformerNet(nn.Module):
         pipelines = self.pipelines
         gauss = None
         if cfg.gaussian:
-            gauss = (log_gaussian_weights if cfg.gaussian_mode == "bias" else gaussian_weights)(length, cfg.sigma, device)
+            weights = log_gaussian_weights if cfg.gaussian_mode == "bias" else gaussian_weights
+            gauss = weights(length, cfg.sigma, device)
         masks = {
             name: attention_mask(mask, direction_mask(length, name if cfg.directional else "centre", device))
             for name in pipelines
