@@ -17,20 +17,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # what each model suffix is; every departure from the paper is named
 SYSTEMS = {
-    "default": "GD-Transformer, CPU config (`configs/default.cfg`). Departures: width 128, 2 layers/pipeline, "
-               "pre-LN, hashed bigram embeddings, dropout 0.2 (embeddings 0.3, none on attention weights), "
-               "linear LR decay, dev early stopping",
-    "default_lexicon": "CPU config + dictionary features from the training vocabulary "
-                       "(`lexicon_max_len 6`, `lexicon_dropout 0.2`); otherwise as `default`",
-    "default_localattn": "CPU config + `gaussian_mode bias` (logits + log G: local attention instead of "
-                         "the paper's logits x G); otherwise as `default`",
-    "default_v0": "previous CPU config (`GDTransformer.v1`, dropout 0.1 everywhere incl. attention weights)",
+    "default": "GD-Transformer, CPU config (`configs/default.cfg`). Departures from the paper: width 128, "
+               "2 layers/pipeline, pre-LN, hashed bigram embeddings, dictionary features from the training "
+               "vocabulary (leave-one-out in training), dropout 0.2 (embeddings 0.3, none on attention "
+               "weights), Adam with linear LR decay, batches of ~2k characters, dev early stopping",
+    "default_nolex": "as `default` without the dictionary features",
+    "default_v0": "previous CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
+                  "incl. attention weights)",
     "paper": "GD-Transformer as in the paper (`configs/paper.cfg`)",
     "pkuseg": "pkuseg (spacy-pkuseg 1.0) retrained on the same training split, 20 iterations",
     "jieba": "jieba 0.42, default dictionary (not retrained)",
     "maxmatch": "forward maximum matching with the training vocabulary",
 }
-ORDER = ["default_lexicon", "default_localattn", "default", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def pct(value) -> str:
