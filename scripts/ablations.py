@@ -3,7 +3,7 @@ variant is the CPU config with one part switched off, trained with the same
 budget (steps, batch schedule, learning-rate schedule, seed), selected on dev,
 scored on the test file with the official scorer.
 
-    python scripts/ablations.py --steps 600 --jobs 2
+    python scripts/ablations.py --steps 500 --jobs 2
 
 Writes metrics/ablations/sxu.VARIANT.json, metrics/ablations/curves/VARIANT.jsonl
 and predictions/ablations/sxu.VARIANT.txt; `scripts/results_table.py` turns
@@ -47,7 +47,7 @@ def commands(variant: str, steps: int, config: str, extra: List[str]) -> List[Li
         "--paths.train", str(ROOT / "corpus/sxu/train.spacy"), "--paths.dev", str(ROOT / "corpus/sxu/dev.spacy"),
         "--paths.curve", str(ROOT / "metrics/ablations/curves" / f"{variant}.jsonl"),
         "--training.max_steps", str(steps), "--training.optimizer.learn_rate.total_steps", str(steps),
-        "--training.eval_frequency", str(max(steps // 4, 1)),
+        "--training.eval_frequency", str(max(steps // 2, 1)),
     ]
     for key, value in VARIANTS[variant].items():
         train += [f"--{MODEL}.{key}", value]
@@ -79,7 +79,7 @@ def run(variant: str, steps: int, config: str, extra: List[str]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=600, help="training steps of every variant (same budget)")
+    parser.add_argument("--steps", type=int, default=500, help="training steps of every variant (same budget)")
     parser.add_argument("--jobs", type=int, default=2, help="variants trained at once (one torch thread each)")
     parser.add_argument("--config", default="default")
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
