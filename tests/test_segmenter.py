@@ -236,3 +236,11 @@ def test_lexicon_holdout_hides_words_seen_only_here():
     assert feats[2, 1] == 0  # 天安门 occurs once, here: hidden (leave-one-out)
     twice = lexicon_features(list("天安门天安门"), {"天安门": 2}, 3, holdout_counts={"天安门": 2})
     assert twice.sum() == 0
+
+
+@pytest.mark.parametrize("switches", [{"highway_out": False}, {"hired": False}, {}])
+def test_update_with_and_without_the_hired_scores(sxu_sentences, switches):
+    """The wrapper's score columns follow the net's (HiRED scores only with Highway-O)."""
+    nlp = train_pipeline(sxu_sentences[:4], n_iter=2, model={**SMALL_MODEL, **switches})
+    scores = nlp.get_pipe("gdcws_segmenter").predict([nlp.make_doc("我爱北京天安门。")])
+    assert scores[0].shape == (7, 2 if not switches else 1)

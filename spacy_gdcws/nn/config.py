@@ -123,8 +123,9 @@ class GDConfig:
 
     @property
     def n_scores(self) -> int:
-        """Score columns the net returns: the final scorer, then HiRED's."""
-        return 2 if self.hired else 1
+        """Score columns the net returns: the final scorer, then HiRED's
+        (only with Highway-O, whose loss it feeds)."""
+        return 2 if self.hired and self.highway_out else 1
 
     def to_dict(self) -> Dict[str, Any]:
         return asdict(self)
