@@ -180,8 +180,8 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool)
             # the dictionary itself (a frozenset, set by the segmenter from its
             # training words; not serialized here: the segmenter saves words.txt)
             LEXICON_ATTR: None,
-            # training frequencies for lexicon_holdout, a read-only mapping (set
-            # by the segmenter's initialize; deliberately not serializable)
+            # training frequencies for lexicon_holdout, a features.WordCounts (set
+            # by the segmenter's initialize; deliberately not msgpack-serializable)
             LEXICON_COUNTS_ATTR: None,
             "lexicon_holdout": False,
         },

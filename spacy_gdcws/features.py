@@ -12,7 +12,7 @@ scored at a window edge (except at the ends of the unit, where there is no
 context anyway).
 """
 from dataclasses import dataclass
-from typing import Container, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Container, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -67,8 +67,31 @@ class DocFeatures:
     lexicon: Optional[numpy.ndarray] = None
 
 
+class WordCounts:
+    """Read-only word -> training frequency mapping for `lexicon_holdout`.
+
+    Not a dict on purpose: thinc serializes every msgpack-able model attr into
+    the model's bytes, and the counts are only needed in training (they are
+    recomputed by `initialize`). Picklable, so `nlp.pipe(n_process=...)` works.
+    """
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: Mapping[str, int]) -> None:
+        self._counts = dict(counts)
+
+    def get(self, word: str, default: int = 0) -> int:
+        return self._counts.get(word, default)
+
+    def values(self) -> Iterable[int]:
+        return self._counts.values()
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+
 def lexicon_features(tokens: Sequence[str], lexicon: Container[str], max_len: int,
-                     holdout_counts: Optional[Mapping[str, int]] = None) -> numpy.ndarray:
+                     holdout_counts: Optional[Union[Mapping[str, int], WordCounts]] = None) -> numpy.ndarray:
     """Which lexicon words start and end at each token (pkuseg-style
     dictionary features; the lexicon is the training vocabulary, so they are
     closed-test legal).

@@ -1,7 +1,6 @@
 """The `gdcws_segmenter` pipeline component: merges character tokens into words."""
 import warnings
 from collections import Counter
-from types import MappingProxyType
 from itertools import islice
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -19,6 +18,7 @@ from thinc.types import Floats2d
 
 from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR
 from .errors import Errors, Warnings
+from .features import WordCounts
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -218,7 +218,7 @@ class GDSegmenter(TrainablePipe):
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_COUNTS_ATTR] = MappingProxyType(dict(counts))
+            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts)
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
 

@@ -244,3 +244,13 @@ def test_update_with_and_without_the_hired_scores(sxu_sentences, switches):
     nlp = train_pipeline(sxu_sentences[:4], n_iter=2, model={**SMALL_MODEL, **switches})
     scores = nlp.get_pipe("gdcws_segmenter").predict([nlp.make_doc("我爱北京天安门。")])
     assert scores[0].shape == (7, 2 if not switches else 1)
+
+
+def test_pickle_with_dictionary_features(sxu_sentences):
+    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 3,
+             "lexicon_holdout": True}
+    nlp = train_pipeline(sxu_sentences[:3], n_iter=1, model=model)
+    copy = pickle.loads(pickle.dumps(nlp))
+    seg = copy.get_pipe("gdcws_segmenter")
+    assert seg.model.attrs["lexicon"] == nlp.get_pipe("gdcws_segmenter").model.attrs["lexicon"]
+    assert seg.model.attrs["lexicon_counts"].get(sxu_sentences[0].words[0]) >= 1
