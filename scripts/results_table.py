@@ -42,8 +42,8 @@ def _load(path: Path) -> Dict:
 
 def results() -> str:
     rows = [
-        "| corpus | system | P | R | F | OOV-R | IV-R | what it is |",
-        "|---|---|---|---|---|---|---|---|",
+        "| corpus | system | P | R | F | OOV-R | IV-R |",
+        "|---|---|---|---|---|---|---|",
     ]
     entries = []
     for path in sorted((ROOT / "metrics").glob("*.json")):
@@ -53,14 +53,19 @@ def results() -> str:
         corpus, _, system = (data.get("name") or path.stem).partition(".")
         rank = ORDER.index(system) if system in ORDER else len(ORDER)
         entries.append((corpus, rank, system, data))
+    seen = []
     for corpus, _, system, data in sorted(entries, key=lambda e: (e[0], e[1], e[2])):
         fig = data.get("official") or data["python"]
         scorer = "" if data.get("official") else " (Python scorer)"
         rows.append(
             f"| {corpus} | `{system}` | {pct(fig['precision'])} | {pct(fig['recall'])} | **{pct(fig['f'])}**{scorer} | "
-            f"{pct(fig['oov_recall'])} | {pct(fig['iv_recall'])} | {SYSTEMS.get(system, '')} |"
+            f"{pct(fig['oov_recall'])} | {pct(fig['iv_recall'])} |"
         )
-    return "\n".join(rows)
+        if system not in seen:
+            seen.append(system)
+    legend = [f"- `{system}`: {SYSTEMS.get(system, '(no description)')}" for system in sorted(
+        seen, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))]
+    return "\n".join(rows) + "\n\n" + "\n".join(legend)
 
 
 def ablations() -> str:
