@@ -106,8 +106,12 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     if name == "spacy_pkuseg":
         import spacy
 
+        import spacy_pkuseg
+
         nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"segmenter": "pkuseg"}}})
-        nlp.tokenizer.initialize(pkuseg_model=str(args.pkuseg_model), pkuseg_user_dict=None)
+        # spaCy turns pkuseg_user_dict=None into the model path, which pkuseg then fails to
+        # read as a dictionary: set the same cutter as the `pkuseg` contender directly
+        nlp.tokenizer.pkuseg_seg = spacy_pkuseg.pkuseg(model_name=str(args.pkuseg_model), user_dict=None)
         nlp.max_length = 10**8
         return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
     raise ValueError(f"unknown contender {name!r}; choose from {CONTENDERS}")
