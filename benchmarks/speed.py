@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg", "jieba", "spacy_pkuseg"]
@@ -239,17 +239,28 @@ def main() -> None:
             results.append(result)
             print(f"{inp:9} {name:14} {result['chars_per_second']:>10,} chars/s  "
                   f"peak {result['peak_rss_mb']:>7.1f} MB", file=sys.stderr)
-    report = {"command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(),
-              "runs": args.runs, "model": args.model, "pkuseg_model": str(args.pkuseg_model),
-              "results": results, "ratios": ratios(results)}
+            write_report(args, results)  # after every measurement: a stopped run keeps what it measured
+    report = write_report(args, results)
     if args.quantization_dev and args.model:
-        report["quantization"] = quantization_cost(args.model, args.quantization_dev)
+        report = write_report(args, results, quantization_cost(args.model, args.quantization_dev))
         print(f"int8 accuracy cost: {report['quantization']}", file=sys.stderr)
+    if not args.output:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
+                 quantization: Optional[Dict[str, float]] = None) -> Dict[str, object]:
+    """The report so far; written to `--output` if given."""
+    report: Dict[str, object] = {
+        "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs,
+        "model": args.model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
+    }
+    if quantization is not None:
+        report["quantization"] = quantization
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
-    else:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+    return report
 
 
 if __name__ == "__main__":
