@@ -22,6 +22,7 @@ import spacy
 import srsly
 from spacy.tokens import DocBin
 
+from spacy_gdcws.cli.convert import write_lines
 from spacy_gdcws.evaluate import evaluate_words, raw_test_lines, read_vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +67,7 @@ def train_pkuseg(corpus: str, retrain: bool = False) -> Path:
         return model_dir
     model_dir.mkdir(parents=True, exist_ok=True)
     for split in ("train", "dev"):
-        (model_dir / f"{split}.txt").write_text("\n".join(docbin_gold_lines(folder / f"{split}.spacy")) + "\n", encoding="utf8")
+        write_lines(model_dir / f"{split}.txt", docbin_gold_lines(folder / f"{split}.spacy"))
     start = time.perf_counter()
     spacy_pkuseg.train(str(model_dir / "train.txt"), str(model_dir / "dev.txt"), str(model_dir), train_iter=20)
     seconds = time.perf_counter() - start

@@ -20,6 +20,8 @@ from .shims import InPlacePyTorchShim
 FORCED_BOUNDARY_LOGIT = 30.0
 LEXICON_ATTR = "lexicon"
 LEXICON_COUNTS_ATTR = "lexicon_counts"
+# set by spacy_gdcws.quantize: the model predicts only
+QUANTIZED_ATTR = "quantized"
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -102,9 +104,8 @@ def build_gd_transformer_v2(
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
         biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
-    model = _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision)
-    model.attrs["lexicon_holdout"] = lexicon_holdout
-    return model
+    return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
+                     lexicon_holdout=lexicon_holdout)
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -150,7 +151,8 @@ def build_gd_transformer(
     )
 
 
-def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool) -> Model[List[Doc], List[Floats2d]]:
+def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
+              lexicon_holdout: bool = False) -> Model[List[Doc], List[Floats2d]]:
     """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
     from .nn import GDTransformerNet
 
@@ -183,7 +185,7 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool)
             # training frequencies for lexicon_holdout, a features.WordCounts (set
             # by the segmenter's initialize; deliberately not msgpack-serializable)
             LEXICON_COUNTS_ATTR: None,
-            "lexicon_holdout": False,
+            "lexicon_holdout": lexicon_holdout,
         },
     )
 

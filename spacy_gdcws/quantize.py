@@ -15,9 +15,8 @@ from typing import Optional
 
 from spacy.language import Language
 
+from .architectures import QUANTIZED_ATTR
 from .segment import find_segmenter
-
-QUANTIZED_ATTR = "quantized"
 
 
 def quantize_segmenter(nlp: Language, name: Optional[str] = None) -> None:

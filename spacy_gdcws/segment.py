@@ -10,7 +10,7 @@ from spacy.util import minibatch
 
 from .errors import Errors
 from .readers.base import read_lines, split_lines
-from .segmenter import GDSegmenter, forced_boundaries
+from .segmenter import GDSegmenter
 
 
 def doc_words(doc: Doc) -> List[str]:
@@ -57,18 +57,14 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
     YIELDS (List[str]): The words of each text, in order.
     """
     segmenter = nlp.get_pipe(find_segmenter(nlp, component))
-    cut = float(numpy.log(segmenter.threshold / (1.0 - segmenter.threshold)))
     for batch in minibatch(texts, size=batch_size):
         docs = [nlp.make_doc(text) for text in batch]
-        scores = segmenter.predict(docs)
-        for doc, doc_scores in zip(docs, scores):
-            yield _words(doc, numpy.asarray(doc_scores)[:, 0] > cut if len(doc) > 1 else None)
+        for doc, doc_scores in zip(docs, segmenter.predict(docs)):
+            yield doc_words(doc) if len(doc) < 2 else _words(doc, segmenter.boundaries(doc, doc_scores))
 
 
-def _words(doc: Doc, boundaries: Optional[numpy.ndarray]) -> List[str]:
-    if boundaries is None:
-        return [t.text for t in doc if not t.is_space]
-    boundaries = boundaries | forced_boundaries(doc)
+def _words(doc: Doc, boundaries: numpy.ndarray) -> List[str]:
+    """The non-whitespace words of a character doc cut at `boundaries`, by string slicing."""
     text = doc.text
     ends = numpy.flatnonzero(boundaries).tolist() + [len(doc) - 1]
     words, start = [], 0

@@ -16,7 +16,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
-from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR
+from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR
 from .errors import Errors, Warnings
 from .features import WordCounts
 
@@ -140,13 +140,21 @@ class GDSegmenter(TrainablePipe):
 
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
         """Merge each doc's characters into words, in one retokenization per doc."""
-        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
         for doc, doc_scores in zip(docs, scores):
             if len(doc) < 2:
                 continue
-            boundaries = numpy.asarray(doc_scores)[:, 0] > cut
-            boundaries |= forced_boundaries(doc)
-            merge_words(doc, boundaries)
+            merge_words(doc, self.boundaries(doc, doc_scores))
+
+    def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
+        """Where words end: the final scorer's logit above the threshold's
+        logit, or a gap next to whitespace.
+
+        doc (Doc): A character doc with at least 2 tokens.
+        doc_scores (Floats2d): Its scores from `predict`.
+        RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
+        """
+        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
+        return (numpy.asarray(doc_scores)[:, 0] > cut) | forced_boundaries(doc)
 
     def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """Binary cross-entropy over the gold gaps, summed over the score columns
@@ -232,7 +240,7 @@ class GDSegmenter(TrainablePipe):
     # Serialization: TrainablePipe handles cfg, vocab and model; we add the words.
 
     def _check_not_quantized(self) -> None:
-        if self.model.attrs.get("quantized"):
+        if self.model.attrs.get(QUANTIZED_ATTR):
             raise ValueError(Errors.E025.format(name=self.name))
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
