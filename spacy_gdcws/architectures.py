@@ -1,18 +1,27 @@
 """Thinc architectures `spacy_gdcws.GDTransformer.v1/v2`: docs in, gap logits out."""
 import os
 from functools import partial
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from itertools import islice
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, xp2torch
+from thinc.api import ArgsKwargs, Model, deserialize_attr, serialize_attr, xp2torch
 from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
 from .errors import Errors
-from .features import batch_windows, doc_features, featurize, lexicon_features, plan_windows
+from .features import (
+    NgramVocab,
+    batch_windows,
+    doc_features,
+    featurize,
+    lexicon_features,
+    ngram_keys,
+    plan_windows,
+)
 from .shims import InPlacePyTorchShim
 
 # Gaps that the model never scores (next to a line break) get this logit:
@@ -22,6 +31,7 @@ LEXICON_ATTR = "lexicon"
 LEXICON_COUNTS_ATTR = "lexicon_counts"
 # set by spacy_gdcws.quantize: the model predicts only
 QUANTIZED_ATTR = "quantized"
+NGRAM_VOCAB_ATTR = "ngram_vocab"
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -55,6 +65,8 @@ def build_gd_transformer_v2(
     lexicon_max_len: int = 0,
     lexicon_dropout: float = 0.0,
     lexicon_holdout: bool = False,
+    ngram_vocab: bool = False,
+    ngram_holdout: bool = False,
     window: int = 512,
     batch_chars: int = 16384,
     mixed_precision: bool = False,
@@ -79,6 +91,13 @@ def build_gd_transformer_v2(
     lexicon_holdout (bool): In training, hide the words whose every training
         occurrence may be in the current text (leave-one-out), so that rare
         words look in training as unknown words look at test time.
+    ngram_vocab (bool): Characters and bigrams never seen in training share
+        one learned "unknown" embedding each, instead of the hashed rows of
+        unrelated training n-grams (the vocabulary is recorded by the
+        `gdcws_segmenter`'s `initialize` and saved with the model).
+    ngram_holdout (bool): With `ngram_vocab`, leave-one-out for characters
+        and bigrams too: in training, one whose every training occurrence may
+        be in the current text is unknown.
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -104,8 +123,10 @@ def build_gd_transformer_v2(
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
         biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
+    if ngram_holdout and not ngram_vocab:
+        raise ValueError(Errors.E027)
     return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
-                     lexicon_holdout=lexicon_holdout)
+                     lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab, ngram_holdout=ngram_holdout)
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -152,7 +173,8 @@ def build_gd_transformer(
 
 
 def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
-              lexicon_holdout: bool = False) -> Model[List[Doc], List[Floats2d]]:
+              lexicon_holdout: bool = False, ngram_vocab: bool = False,
+              ngram_holdout: bool = False) -> Model[List[Doc], List[Floats2d]]:
     """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
     from .nn import GDTransformerNet
 
@@ -186,8 +208,37 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
             # by the segmenter's initialize; deliberately not msgpack-serializable)
             LEXICON_COUNTS_ATTR: None,
             "lexicon_holdout": lexicon_holdout,
+            # an empty NgramVocab until the segmenter's initialize records one
+            NGRAM_VOCAB_ATTR: NgramVocab.empty() if ngram_vocab else None,
+            "ngram_holdout": ngram_holdout,
         },
     )
+
+
+@serialize_attr.register(NgramVocab)
+def _serialize_ngram_vocab(_: NgramVocab, value: NgramVocab, name: str, model: Model) -> bytes:
+    return value.to_bytes()
+
+
+@deserialize_attr.register(NgramVocab)
+def _deserialize_ngram_vocab(_: NgramVocab, value: bytes, name: str, model: Model) -> NgramVocab:
+    return NgramVocab.from_bytes(value)
+
+
+def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> None:
+    """Record the characters and bigrams of the training docs as the model's
+    n-gram vocabulary (a no-op for a model without `ngram_vocab`)."""
+    if model.attrs.get(NGRAM_VOCAB_ATTR) is None:
+        return
+    use_bigrams = model.attrs["bigrams"]
+    batches = []
+    it = iter(docs)
+    while True:
+        part = list(islice(it, chunk))
+        if not part:
+            break
+        batches.append(ngram_keys([d.to_array(ORTH) for d in part], [line_breaks(d) for d in part], use_bigrams))
+    model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(batches, model.attrs["ngram_holdout"])
 
 
 _FORK_HANDLER = {"registered": False}
@@ -250,8 +301,12 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     use_bigrams = model.attrs["bigrams"]
     breaks = [line_breaks(doc) for doc in docs]
     orths = [doc.to_array(ORTH) for doc in docs]
+    vocab = model.attrs.get(NGRAM_VOCAB_ATTR)
+    if vocab is not None and not len(vocab):
+        raise ValueError(Errors.E028)
     feats = doc_features(
-        orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams
+        orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
+        ngram_vocab=vocab, holdout=is_train and model.attrs.get("ngram_holdout", False),
     )
     max_len = model.attrs["lexicon_max_len"]
     if max_len:

@@ -21,6 +21,9 @@ _SEED_STEP = numpy.uint64(0x9E3779B97F4A7C15)
 _BIGRAM_MUL = numpy.uint64(0xC2B2AE3D27D4EB4F)
 BOS = numpy.uint64(0x5F3759DF5F3759DF)
 EOS = numpy.uint64(0x1B873593CC9E2D51)
+# keys that stand in for characters / bigrams outside the n-gram vocabulary
+UNK_CHAR = numpy.uint64(0x2545F4914F6CDD1D)
+UNK_BIGRAM = numpy.uint64(0x4F1BBCDCBFA54A6B)
 
 
 def mix64(x: numpy.ndarray) -> numpy.ndarray:
@@ -125,25 +128,34 @@ def lexicon_features(tokens: Sequence[str], lexicon: Container[str], max_len: in
     return out
 
 
-def doc_features(
-    doc_orths: Sequence[numpy.ndarray],
-    doc_breaks: Sequence[numpy.ndarray],
-    char_rows: int,
-    char_seeds: int,
-    bigram_rows: int,
-    use_bigrams: bool,
-) -> List[DocFeatures]:
-    """Hash a whole batch of docs at once (one vectorised pass, then split)."""
-    if not doc_orths:
-        return []
-    lengths = [len(o) for o in doc_orths]
+@dataclass
+class NgramKeys:
+    """uint64 keys of a batch of docs, concatenated, before hashing.
+
+    chars (n,): the characters' ORTH ids. left / right (n,): the bigrams
+    (c[i-1], c[i]) and (c[i], c[i+1]), with BOS / EOS at unit edges (all zero
+    without bigrams). offsets, lengths: each doc's slice.
+    """
+
+    chars: numpy.ndarray
+    left: numpy.ndarray
+    right: numpy.ndarray
+    offsets: numpy.ndarray
+    lengths: numpy.ndarray
+
+    def doc_slices(self) -> List[slice]:
+        return [slice(int(o), int(o + n)) for o, n in zip(self.offsets, self.lengths)]
+
+
+def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.ndarray], use_bigrams: bool) -> NgramKeys:
+    """Character and bigram keys of a batch of docs in one vectorised pass."""
+    lengths = numpy.asarray([len(o) for o in doc_orths], dtype=numpy.int64)
     orths = numpy.concatenate([numpy.asarray(o, dtype=numpy.uint64) for o in doc_orths])
-    chars = hash_rows(orths, char_rows, char_seeds)
-    offsets = numpy.cumsum([0] + lengths)[:-1]
+    offsets = numpy.cumsum(numpy.concatenate([[0], lengths]))[:-1]
     if use_bigrams and len(orths):
         breaks = numpy.concatenate([numpy.asarray(b, dtype=bool) for b in doc_breaks])
         starts = numpy.zeros(len(orths), dtype=bool)
-        starts[offsets[numpy.asarray(lengths) > 0]] = True
+        starts[offsets[lengths > 0]] = True
         unit_start = starts.copy()
         unit_start[1:] |= breaks[:-1]
         unit_end = numpy.roll(starts, -1)
@@ -153,13 +165,154 @@ def doc_features(
         prev[unit_start] = BOS
         nxt = numpy.roll(orths, -1)
         nxt[unit_end] = EOS
-        left = hash_rows(bigram_key(prev, orths), bigram_rows, char_seeds)
-        right = hash_rows(bigram_key(orths, nxt), bigram_rows, char_seeds)
+        left = bigram_key(prev, orths)
+        right = bigram_key(orths, nxt)
     else:
-        left = right = numpy.zeros((len(orths), char_seeds), dtype=numpy.int64)
-    return [
-        DocFeatures(chars[o : o + n], left[o : o + n], right[o : o + n]) for o, n in zip(offsets, lengths)
-    ]
+        left = right = numpy.zeros(len(orths), dtype=numpy.uint64)
+    return NgramKeys(orths, left, right, offsets, lengths)
+
+
+def _counts_in(keys: numpy.ndarray) -> numpy.ndarray:
+    """For each position, how often its key occurs in `keys`."""
+    if not len(keys):
+        return numpy.zeros(0, dtype=numpy.int64)
+    _, inverse, counts = numpy.unique(keys, return_inverse=True, return_counts=True)
+    return counts[inverse.reshape(-1)]
+
+
+def _doc_counts(keys: NgramKeys) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """Occurrences of each position's character, and of each position's left
+    and right bigram (bigrams counted over left and right keys together), in
+    its own doc."""
+    char_counts = numpy.zeros(len(keys.chars), dtype=numpy.int64)
+    bigram_counts = numpy.zeros(2 * len(keys.chars), dtype=numpy.int64)
+    n = len(keys.chars)
+    for sl in keys.doc_slices():
+        char_counts[sl] = _counts_in(keys.chars[sl])
+        both = _counts_in(numpy.concatenate([keys.left[sl], keys.right[sl]]))
+        size = sl.stop - sl.start
+        bigram_counts[sl] = both[:size]
+        bigram_counts[n + sl.start : n + sl.stop] = both[size:]
+    return char_counts, bigram_counts
+
+
+class NgramVocab:
+    """Which characters and bigrams the model has an embedding for.
+
+    Built from the training docs (`from_keys`). A character or bigram outside
+    it is replaced by UNK_CHAR / UNK_BIGRAM before hashing, so an unseen
+    n-gram gets the learned "unknown" embedding instead of the hashed rows of
+    unrelated training n-grams. With `holdout` (leave-one-out), training also
+    hides every n-gram whose training occurrences may all lie in the current
+    doc (frequency <= its occurrences there): the model then meets unknown
+    n-grams in training about as often as in new text, and an n-gram counts as
+    known only if it was visible in at least one training doc.
+
+    `known` (sorted uint64 keys) is saved with the model; the training
+    frequencies are only needed to train and are recomputed by `initialize`.
+    """
+
+    __slots__ = ("known", "_keys", "_counts")
+
+    def __init__(self, known: numpy.ndarray, keys: Optional[numpy.ndarray] = None,
+                 counts: Optional[numpy.ndarray] = None) -> None:
+        self.known = numpy.asarray(known, dtype=numpy.uint64)
+        self._keys = keys
+        self._counts = counts
+
+    @classmethod
+    def from_keys(cls, docs: Sequence[NgramKeys], holdout: bool) -> "NgramVocab":
+        """Count the n-grams of training docs (one NgramKeys per batch)."""
+        pooled, visible = [], []
+        for k in docs:
+            pooled.append(numpy.concatenate([k.chars, k.left, k.right]))
+            if holdout:
+                char_counts, bigram_counts = _doc_counts(k)
+                visible.append(numpy.concatenate([char_counts, bigram_counts]))
+        all_keys = numpy.concatenate(pooled) if pooled else numpy.zeros(0, dtype=numpy.uint64)
+        keys, inverse, counts = numpy.unique(all_keys, return_inverse=True, return_counts=True)
+        if holdout and len(all_keys):
+            in_doc = numpy.concatenate(visible)
+            seen = counts[inverse.reshape(-1)] > in_doc
+            known = numpy.unique(all_keys[seen])
+        else:
+            known = keys
+        return cls(known, keys, counts)
+
+    @classmethod
+    def empty(cls) -> "NgramVocab":
+        """The placeholder of a model that has not been initialized."""
+        return cls(numpy.zeros(0, dtype=numpy.uint64))
+
+    @property
+    def can_hold_out(self) -> bool:
+        return self._keys is not None
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def _is_in(self, keys: numpy.ndarray, table: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        if not len(table):
+            return numpy.zeros(len(keys), dtype=bool), numpy.zeros(len(keys), dtype=numpy.int64)
+        idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
+        return table[idx] == keys, idx
+
+    def apply(self, keys: NgramKeys, holdout: bool) -> NgramKeys:
+        """Replace unknown (and, with `holdout` in training, held-out) keys by UNK."""
+        chars, left, right = keys.chars.copy(), keys.left.copy(), keys.right.copy()
+        n = len(chars)
+        if holdout and self.can_hold_out:
+            char_counts, bigram_counts = _doc_counts(keys)
+            stacked = numpy.concatenate([chars, left, right])
+            found, idx = self._is_in(stacked, self._keys)
+            train_counts = numpy.where(found, self._counts[idx], 0)
+            hide = train_counts <= numpy.concatenate([char_counts, bigram_counts])
+        else:
+            hide = ~self._is_in(numpy.concatenate([chars, left, right]), self.known)[0]
+        chars[hide[:n]] = UNK_CHAR
+        if left.any():  # no bigrams: all-zero keys, leave them
+            left[hide[n : 2 * n]] = UNK_BIGRAM
+            right[hide[2 * n :]] = UNK_BIGRAM
+        return NgramKeys(chars, left, right, keys.offsets, keys.lengths)
+
+    def to_bytes(self) -> bytes:
+        return self.known.astype("<u8").tobytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "NgramVocab":
+        return cls(numpy.frombuffer(data, dtype="<u8").astype(numpy.uint64))
+
+    def __reduce__(self):
+        return (NgramVocab, (self.known, self._keys, self._counts))
+
+
+def doc_features(
+    doc_orths: Sequence[numpy.ndarray],
+    doc_breaks: Sequence[numpy.ndarray],
+    char_rows: int,
+    char_seeds: int,
+    bigram_rows: int,
+    use_bigrams: bool,
+    ngram_vocab: Optional[NgramVocab] = None,
+    holdout: bool = False,
+) -> List[DocFeatures]:
+    """Hash a whole batch of docs at once (one vectorised pass, then split).
+
+    ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
+        become UNK; `holdout` (training only) also hides the rare ones.
+    """
+    if not doc_orths:
+        return []
+    keys = ngram_keys(doc_orths, doc_breaks, use_bigrams)
+    if ngram_vocab is not None:
+        keys = ngram_vocab.apply(keys, holdout)
+    chars = hash_rows(keys.chars, char_rows, char_seeds)
+    if use_bigrams and len(keys.chars):
+        left = hash_rows(keys.left, bigram_rows, char_seeds)
+        right = hash_rows(keys.right, bigram_rows, char_seeds)
+    else:
+        left = right = numpy.zeros((len(keys.chars), char_seeds), dtype=numpy.int64)
+    return [DocFeatures(chars[sl], left[sl], right[sl]) for sl in keys.doc_slices()]
 
 
 @dataclass(frozen=True)

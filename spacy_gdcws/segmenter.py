@@ -16,7 +16,7 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
-from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR
+from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR, record_ngram_vocab
 from .errors import Errors, Warnings
 from .features import WordCounts
 
@@ -209,7 +209,8 @@ class GDSegmenter(TrainablePipe):
         *,
         nlp: Optional[Language] = None,
     ) -> None:
-        """Check the training data and record its vocabulary (for OOV recall).
+        """Check the training data and record its vocabulary (for OOV recall,
+        the dictionary features and the n-gram vocabulary).
 
         The torch module is built eagerly from the config, so there is no
         shape inference to do here.
@@ -227,6 +228,7 @@ class GDSegmenter(TrainablePipe):
         self.train_words = set(counts)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts)
+        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if not eg.reference.has_unknown_spaces))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
 

@@ -10,16 +10,23 @@ Prediction runs under `torch.inference_mode` (cheaper than thinc's `no_grad`:
 no version counters, no view tracking) and, with `mixed_precision`, autocasts
 to bfloat16 on GPU (thinc's default is float16, whose range can overflow the
 Gaussian-weighted logits; the model's softmax runs in float32 either way).
+
+`use_params` understands the optimizer's own keys: thinc's version looks for
+string keys `pytorch_{id}_{name}`, but `Optimizer.averages` is keyed by
+`(shim id, name)`, so with thinc's shim `use_averages = true` silently did
+nothing for a PyTorch model (evaluation and `model-best` used the raw weights).
 """
-from typing import Any
+import contextlib
+from typing import Any, Dict, Iterator
 
 from thinc.api import ArgsKwargs, Optimizer, torch2xp, xp2torch
 from thinc.shims import PyTorchShim
 
 
 class InPlacePyTorchShim(PyTorchShim):
-    """PyTorchShim with an in-place `finish_update` (no growth across steps)
-    and an inference-mode `predict`."""
+    """PyTorchShim with an in-place `finish_update` (no growth across steps),
+    an inference-mode `predict` and a `use_params` that applies the
+    optimizer's parameter averages."""
 
     def predict(self, inputs: ArgsKwargs) -> Any:
         """Run the module in eval mode under `torch.inference_mode`."""
@@ -46,3 +53,31 @@ class InPlacePyTorchShim(PyTorchShim):
                         torch_data.data.copy_(updated)
             torch_data.grad.zero_()
         self._grad_scaler.update()
+
+    @contextlib.contextmanager
+    def use_params(self, params: Dict[Any, Any]) -> Iterator[None]:
+        """Temporarily swap in parameter values keyed `(self.id, name)` (the
+        optimizer's keys, as in `Optimizer.averages`) or `pytorch_{id}_{name}`
+        (thinc's convention); the current values come back afterwards.
+
+        params (Dict[Any, Any]): Arrays by key; keys of other shims are ignored.
+        """
+        import torch
+
+        prefix = f"pytorch_{self.id}_"
+        backup = {}
+        with torch.no_grad():
+            for name, torch_data in self._model.named_parameters():
+                value = params.get((self.id, name), params.get(prefix + name))
+                if value is None:
+                    continue
+                backup[name] = torch_data.detach().clone()
+                torch_data.copy_(xp2torch(value, device=torch_data.device).reshape(torch_data.shape))
+        try:
+            yield
+        finally:
+            if backup:
+                with torch.no_grad():
+                    for name, torch_data in self._model.named_parameters():
+                        if name in backup:
+                            torch_data.copy_(backup[name])

@@ -254,3 +254,73 @@ def test_pickle_with_dictionary_features(sxu_sentences):
     seg = copy.get_pipe("gdcws_segmenter")
     assert seg.model.attrs["lexicon"] == nlp.get_pipe("gdcws_segmenter").model.attrs["lexicon"]
     assert seg.model.attrs["lexicon_counts"].get(sxu_sentences[0].words[0]) >= 1
+
+
+def test_ngram_vocab_maps_unseen_and_held_out_ngrams_to_unk():
+    from spacy_gdcws.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, ngram_keys
+
+    def keys(*texts):
+        return ngram_keys([numpy.array([ord(c) for c in t], dtype=numpy.uint64) for t in texts],
+                          [numpy.zeros(len(t), dtype=bool) for t in texts], True)
+
+    train = keys("北京大学", "北京天安门", "门门")
+    plain = NgramVocab.from_keys([train], holdout=False)
+    test = plain.apply(keys("北京人"), holdout=False)
+    assert test.chars.tolist()[:2] == [ord("北"), ord("京")] and test.chars[2] == UNK_CHAR
+    assert test.left[1] != UNK_BIGRAM and test.left[2] == UNK_BIGRAM  # 北京 seen, 京人 not
+    held = NgramVocab.from_keys([train], holdout=True)
+    # 大 and 学 occur once in training: never visible under leave-one-out, so unknown at test time
+    assert held.apply(keys("大学"), holdout=False).chars.tolist() == [UNK_CHAR, UNK_CHAR]
+    assert held.apply(keys("北京"), holdout=False).chars.tolist() == [ord("北"), ord("京")]
+    # in training, 门 (3 occurrences, 2 of them in "门门") stays; 安 (1) is hidden
+    train_view = held.apply(keys("天安门"), holdout=True)
+    assert train_view.chars.tolist() == [UNK_CHAR, UNK_CHAR, ord("门")]
+    assert held.apply(keys("门门"), holdout=True).chars.tolist() == [ord("门"), ord("门")]
+    assert NgramVocab.from_bytes(held.to_bytes()).known.tolist() == held.known.tolist()
+
+
+def test_ngram_vocab_is_trained_saved_and_pickled(sxu_sentences, tmp_path):
+    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_vocab": True,
+             "ngram_holdout": True}
+    nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
+    vocab = nlp.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"]
+    assert 100 < len(vocab) and vocab.can_hold_out
+    texts = ["".join(s.words) for s in sxu_sentences[:10]] + ["我爱北京天安门。"]
+    words = [[t.text for t in doc] for doc in nlp.pipe(texts)]
+    assert sum(w == s.words for w, s in zip(words, sxu_sentences[:10])) >= 8
+    nlp.to_disk(tmp_path / "ngrams")
+    loaded = spacy.load(tmp_path / "ngrams")
+    assert loaded.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"].known.tolist() == vocab.known.tolist()
+    assert [[t.text for t in doc] for doc in loaded.pipe(texts)] == words
+    copy = pickle.loads(pickle.dumps(nlp))
+    assert [[t.text for t in doc] for doc in copy.pipe(texts)] == words
+
+
+def test_ngram_vocab_needs_initialize_and_holdout_needs_vocab():
+    nlp = spacy.blank("zh")
+    nlp.add_pipe("gdcws_segmenter", config={"model": {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2",
+                                                        "ngram_vocab": True}})
+    with pytest.raises(ValueError, match="E028"):
+        nlp("我爱北京")
+    with pytest.raises(ValueError, match="E027"):
+        spacy.blank("zh").add_pipe(
+            "gdcws_segmenter",
+            config={"model": {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_holdout": True}})
+
+
+def test_optimizer_averages_are_used_for_prediction(sxu_sentences):
+    """thinc's PyTorchShim ignores Optimizer.averages (its keys are tuples); ours applies them."""
+    from thinc.api import Adam
+
+    nlp = train_pipeline(sxu_sentences[:3], n_iter=1)
+    optimizer = Adam(0.01, use_averages=True)
+    examples = make_examples(nlp, sxu_sentences[:3])
+    for _ in range(3):
+        nlp.update(examples, sgd=optimizer)
+    doc = [nlp.make_doc("我爱北京天安门。")]
+    seg = nlp.get_pipe("gdcws_segmenter")
+    raw = seg.predict(doc)[0].copy()
+    with nlp.use_params(optimizer.averages):
+        averaged = seg.predict(doc)[0].copy()
+    assert not numpy.allclose(raw, averaged)
+    assert numpy.allclose(seg.predict(doc)[0], raw)  # restored afterwards
