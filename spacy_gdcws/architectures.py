@@ -16,6 +16,7 @@ from .errors import Errors
 from .features import (
     NgramVocab,
     batch_windows,
+    char_classes,
     doc_features,
     featurize,
     lexicon_features,
@@ -238,6 +239,7 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
         if not part:
             break
         batches.append(ngram_keys([d.to_array(ORTH) for d in part], [line_breaks(d) for d in part], use_bigrams))
+        # (classes only choose the UNK keys, which are never counted)
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(batches, model.attrs["ngram_holdout"])
 
 
@@ -307,6 +309,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     feats = doc_features(
         orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs.get("ngram_holdout", False),
+        doc_classes=None if vocab is None else [char_classes([t.text for t in doc]) for doc in docs],
     )
     max_len = model.attrs["lexicon_max_len"]
     if max_len:

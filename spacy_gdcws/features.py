@@ -11,7 +11,9 @@ window in which it is most central, so memory is bounded and no gap is ever
 scored at a window edge (except at the ends of the unit, where there is no
 context anyway).
 """
+import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Container, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -22,8 +24,34 @@ _BIGRAM_MUL = numpy.uint64(0xC2B2AE3D27D4EB4F)
 BOS = numpy.uint64(0x5F3759DF5F3759DF)
 EOS = numpy.uint64(0x1B873593CC9E2D51)
 # keys that stand in for characters / bigrams outside the n-gram vocabulary
+# (plus the character class, or the pair of classes: see `char_classes`)
 UNK_CHAR = numpy.uint64(0x2545F4914F6CDD1D)
 UNK_BIGRAM = numpy.uint64(0x4F1BBCDCBFA54A6B)
+N_CLASSES = 9  # char_classes' 8 classes and the unit edge (BOS / EOS)
+EDGE_CLASS = 8
+_HAN_NUMERALS = frozenset("〇○零一二三四五六七八九十百千万亿两廿卅")
+
+
+@lru_cache(maxsize=65536)
+def char_class(text: str) -> int:
+    """Coarse class of a token (by its first character): 0 whitespace,
+    1 Chinese numeral, 2 other Han character, 3 digit (any script or width),
+    4 other letter (Latin, kana, ...), 5 punctuation, 6 symbol, 7 other."""
+    if not text or text.isspace():
+        return 0
+    c = text[0]
+    if c in _HAN_NUMERALS:
+        return 1
+    cp = ord(c)
+    if 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3134F or 0xF900 <= cp <= 0xFAFF:
+        return 2
+    category = unicodedata.category(c)
+    return {"N": 3, "L": 4, "P": 5, "S": 6}.get(category[0], 7)
+
+
+def char_classes(tokens: Sequence[str]) -> numpy.ndarray:
+    """`char_class` of every token, as uint64 (n,)."""
+    return numpy.fromiter((char_class(t) for t in tokens), dtype=numpy.uint64, count=len(tokens))
 
 
 def mix64(x: numpy.ndarray) -> numpy.ndarray:
@@ -134,24 +162,52 @@ class NgramKeys:
 
     chars (n,): the characters' ORTH ids. left / right (n,): the bigrams
     (c[i-1], c[i]) and (c[i], c[i+1]), with BOS / EOS at unit edges (all zero
-    without bigrams). offsets, lengths: each doc's slice.
+    without bigrams). unk_chars, unk_left, unk_right (n,): the keys that
+    replace them when they are unknown (UNK by character class / class pair).
+    offsets, lengths: each doc's slice.
     """
 
     chars: numpy.ndarray
     left: numpy.ndarray
     right: numpy.ndarray
+    unk_chars: numpy.ndarray
+    unk_left: numpy.ndarray
+    unk_right: numpy.ndarray
     offsets: numpy.ndarray
     lengths: numpy.ndarray
+
+    def replaced(self, hide: numpy.ndarray) -> "NgramKeys":
+        """A copy with the keys where `hide` (3n,: chars, left, right) is True
+        replaced by their UNK keys (bigrams only if there are any)."""
+        n = len(self.chars)
+        chars = numpy.where(hide[:n], self.unk_chars, self.chars)
+        left, right = self.left, self.right
+        if left.any():
+            left = numpy.where(hide[n : 2 * n], self.unk_left, left)
+            right = numpy.where(hide[2 * n :], self.unk_right, right)
+        return NgramKeys(chars, left, right, self.unk_chars, self.unk_left, self.unk_right, self.offsets,
+                         self.lengths)
 
     def doc_slices(self) -> List[slice]:
         return [slice(int(o), int(o + n)) for o, n in zip(self.offsets, self.lengths)]
 
 
-def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.ndarray], use_bigrams: bool) -> NgramKeys:
-    """Character and bigram keys of a batch of docs in one vectorised pass."""
+def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.ndarray], use_bigrams: bool,
+               doc_classes: Optional[Sequence[numpy.ndarray]] = None) -> NgramKeys:
+    """Character and bigram keys of a batch of docs in one vectorised pass.
+
+    doc_classes (Optional[Sequence[numpy.ndarray]]): `char_classes` of each
+        doc, for class-specific UNK keys (None: one UNK for all).
+    """
     lengths = numpy.asarray([len(o) for o in doc_orths], dtype=numpy.int64)
     orths = numpy.concatenate([numpy.asarray(o, dtype=numpy.uint64) for o in doc_orths])
     offsets = numpy.cumsum(numpy.concatenate([[0], lengths]))[:-1]
+    if doc_classes is None:
+        classes = numpy.zeros(len(orths), dtype=numpy.uint64)
+    else:
+        classes = numpy.concatenate([numpy.asarray(c, dtype=numpy.uint64) for c in doc_classes])
+    n_classes = numpy.uint64(N_CLASSES)
+    unk_chars = UNK_CHAR + classes
     if use_bigrams and len(orths):
         breaks = numpy.concatenate([numpy.asarray(b, dtype=bool) for b in doc_breaks])
         starts = numpy.zeros(len(orths), dtype=bool)
@@ -167,9 +223,15 @@ def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.nd
         nxt[unit_end] = EOS
         left = bigram_key(prev, orths)
         right = bigram_key(orths, nxt)
+        prev_class = numpy.roll(classes, 1)
+        prev_class[unit_start] = EDGE_CLASS
+        next_class = numpy.roll(classes, -1)
+        next_class[unit_end] = EDGE_CLASS
+        unk_left = UNK_BIGRAM + prev_class * n_classes + classes
+        unk_right = UNK_BIGRAM + classes * n_classes + next_class
     else:
-        left = right = numpy.zeros(len(orths), dtype=numpy.uint64)
-    return NgramKeys(orths, left, right, offsets, lengths)
+        left = right = unk_left = unk_right = numpy.zeros(len(orths), dtype=numpy.uint64)
+    return NgramKeys(orths, left, right, unk_chars, unk_left, unk_right, offsets, lengths)
 
 
 def _counts_in(keys: numpy.ndarray) -> numpy.ndarray:
@@ -258,22 +320,17 @@ class NgramVocab:
         return table[idx] == keys, idx
 
     def apply(self, keys: NgramKeys, holdout: bool) -> NgramKeys:
-        """Replace unknown (and, with `holdout` in training, held-out) keys by UNK."""
-        chars, left, right = keys.chars.copy(), keys.left.copy(), keys.right.copy()
-        n = len(chars)
+        """Replace unknown (and, with `holdout` in training, held-out) keys by
+        their class's UNK key."""
+        stacked = numpy.concatenate([keys.chars, keys.left, keys.right])
         if holdout and self.can_hold_out:
             char_counts, bigram_counts = _doc_counts(keys)
-            stacked = numpy.concatenate([chars, left, right])
             found, idx = self._is_in(stacked, self._keys)
             train_counts = numpy.where(found, self._counts[idx], 0)
             hide = train_counts <= numpy.concatenate([char_counts, bigram_counts])
         else:
-            hide = ~self._is_in(numpy.concatenate([chars, left, right]), self.known)[0]
-        chars[hide[:n]] = UNK_CHAR
-        if left.any():  # no bigrams: all-zero keys, leave them
-            left[hide[n : 2 * n]] = UNK_BIGRAM
-            right[hide[2 * n :]] = UNK_BIGRAM
-        return NgramKeys(chars, left, right, keys.offsets, keys.lengths)
+            hide = ~self._is_in(stacked, self.known)[0]
+        return keys.replaced(hide)
 
     def to_bytes(self) -> bytes:
         return self.known.astype("<u8").tobytes()
@@ -295,15 +352,17 @@ def doc_features(
     use_bigrams: bool,
     ngram_vocab: Optional[NgramVocab] = None,
     holdout: bool = False,
+    doc_classes: Optional[Sequence[numpy.ndarray]] = None,
 ) -> List[DocFeatures]:
     """Hash a whole batch of docs at once (one vectorised pass, then split).
 
     ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
-        become UNK; `holdout` (training only) also hides the rare ones.
+        become UNK (of their character class, given `doc_classes`);
+        `holdout` (training only) also hides the rare ones.
     """
     if not doc_orths:
         return []
-    keys = ngram_keys(doc_orths, doc_breaks, use_bigrams)
+    keys = ngram_keys(doc_orths, doc_breaks, use_bigrams, doc_classes)
     if ngram_vocab is not None:
         keys = ngram_vocab.apply(keys, holdout)
     chars = hash_rows(keys.chars, char_rows, char_seeds)

@@ -279,6 +279,25 @@ def test_ngram_vocab_maps_unseen_and_held_out_ngrams_to_unk():
     assert NgramVocab.from_bytes(held.to_bytes()).known.tolist() == held.known.tolist()
 
 
+def test_unknown_ngrams_keep_their_character_class():
+    from spacy_gdcws.features import EDGE_CLASS, N_CLASSES, UNK_BIGRAM, UNK_CHAR, NgramVocab, char_classes, ngram_keys
+
+    assert char_classes(list("北三３3aＡ，+\n")).tolist() == [2, 1, 3, 3, 4, 4, 5, 6, 0]
+    text = "年１９"
+
+    def keys(t):
+        return ngram_keys([numpy.array([ord(c) for c in t], dtype=numpy.uint64)], [numpy.zeros(len(t), dtype=bool)],
+                          True, [char_classes(list(t))])
+
+    vocab = NgramVocab.from_keys([keys("年份")], holdout=False)
+    out = vocab.apply(keys(text), holdout=False)
+    assert out.chars.tolist() == [ord("年"), UNK_CHAR + 3, UNK_CHAR + 3]
+    n = numpy.uint64(N_CLASSES)
+    # (BOS, 年) was seen in training; (年, １) and (１, ９) were not
+    assert out.left.tolist() == [keys(text).left[0], UNK_BIGRAM + 2 * n + 3, UNK_BIGRAM + 3 * n + 3]
+    assert out.right[-1] == UNK_BIGRAM + 3 * n + EDGE_CLASS
+
+
 def test_ngram_vocab_is_trained_saved_and_pickled(sxu_sentences, tmp_path):
     model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_vocab": True,
              "ngram_holdout": True}
