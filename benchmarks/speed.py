@@ -14,6 +14,8 @@ Inputs (characters are counted without whitespace):
 Contenders (`--contenders` picks some):
 - `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s);
 - `gdcws_pipe_int8`: the same after `spacy_gdcws.quantize.quantize_segmenter` (int8 Linear layers);
+- `gdcws_pipe_bf16`: the same loaded with `mixed_precision = true` (bf16 autocast; on CPU it pays
+  only with AVX512-BF16 / AMX);
 - `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
 - `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
@@ -42,9 +44,12 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg", "jieba", "spacy_pkuseg"]
+CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg",
+              "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_segment", "gdcws_model"}
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model"}
+# load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
+BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
 
 
@@ -67,13 +72,13 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         import spacy
         import spacy_gdcws.segment as seg
 
-        nlp = spacy.load(args.model)
+        nlp = spacy.load(args.model, config=BF16_CONFIG if name == "gdcws_pipe_bf16" else {})
         nlp.max_length = 10**8
         if name == "gdcws_pipe_int8":
             from spacy_gdcws.quantize import quantize_segmenter
 
             quantize_segmenter(nlp)
-        if name in ("gdcws_pipe", "gdcws_pipe_int8"):
+        if name in ("gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_segment":
             return (lambda texts: sum(len(w) for w in seg.segment_texts(nlp, texts, batch_size=args.batch_size))), identity
@@ -154,7 +159,8 @@ def worker(args: argparse.Namespace) -> None:
 
 
 def quantization_cost(model: str, dev: Path) -> Dict[str, float]:
-    """Dev token F of the float and the int8-quantised segmenter (accuracy cost of int8)."""
+    """Dev token F of the float32, the bf16-autocast and the int8-quantised
+    segmenter (the accuracy cost of each)."""
     import spacy
     from spacy.tokens import DocBin
     from spacy.training import Example
@@ -165,6 +171,7 @@ def quantization_cost(model: str, dev: Path) -> Dict[str, float]:
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
     examples = lambda: [Example(nlp.make_doc(g.text), g) for g in golds]  # noqa: E731
     result = {"dev": str(dev), "float32_token_f": nlp.evaluate(examples())["token_f"]}
+    result["bf16_token_f"] = spacy.load(model, config=BF16_CONFIG).evaluate(examples())["token_f"]
     quantize_segmenter(nlp)
     result["int8_token_f"] = nlp.evaluate(examples())["token_f"]
     return result
@@ -211,7 +218,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--threads", type=int, default=0, help="torch threads in each worker (0: torch's default)")
-    parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs int8")
+    parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs bf16 vs int8")
     parser.add_argument("--output", type=Path)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--input", help=argparse.SUPPRESS)
@@ -243,7 +250,7 @@ def main() -> None:
     report = write_report(args, results)
     if args.quantization_dev and args.model:
         report = write_report(args, results, quantization_cost(args.model, args.quantization_dev))
-        print(f"int8 accuracy cost: {report['quantization']}", file=sys.stderr)
+        print(f"bf16 / int8 accuracy cost: {report['quantization']}", file=sys.stderr)
     if not args.output:
         print(json.dumps(report, indent=2, ensure_ascii=False))
 

@@ -120,8 +120,9 @@ def speed() -> str:
                         f"{x('pkuseg')} | {x('jieba')} | {r['peak_rss_mb']} |")
         if "quantization" in data:
             q = data["quantization"]
-            rows.append(f"\nint8 accuracy cost on `{q['dev']}`: token F {pct(q['float32_token_f'])} (float32) -> "
-                        f"{pct(q['int8_token_f'])} (int8).")
+            bf16 = f", {pct(q['bf16_token_f'])} (bf16 autocast)" if "bf16_token_f" in q else ""
+            rows.append(f"\nAccuracy cost on `{q['dev']}`: token F {pct(q['float32_token_f'])} (float32) -> "
+                        f"{pct(q['int8_token_f'])} (int8){bf16}.")
         rows.append("")
     return "\n".join(rows) or "(no benchmark results yet: `python benchmarks/speed.py`)"
 

@@ -102,7 +102,11 @@ def build_gd_transformer_v2(
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
-    mixed_precision (bool): autocast (bf16/fp16) on GPU; outputs stay float32.
+    mixed_precision (bool): Training on GPU: fp16 autocast with gradient
+        scaling (thinc). Prediction: bf16 autocast on the model's device, GPU
+        or CPU (about 2x faster on CPUs with AVX512-BF16 / AMX; set it when
+        loading, `spacy.load(path, config={"components": {NAME: {"model":
+        {"mixed_precision": True}}}})`). Outputs stay float32.
     RETURNS (Model[List[Doc], List[Floats2d]]): One (len(doc) - 1, n_scores)
         float32 array of gap logits per doc, on the host. Column 0 is the final
         scorer; with HiRED and Highway-O, column 1 is the HiRED scorer, whose

@@ -343,3 +343,19 @@ def test_optimizer_averages_are_used_for_prediction(sxu_sentences):
         averaged = seg.predict(doc)[0].copy()
     assert not numpy.allclose(raw, averaged)
     assert numpy.allclose(seg.predict(doc)[0], raw)  # restored afterwards
+
+
+def test_mixed_precision_on_cpu_predicts_in_bf16_and_trains_in_fp32(trained_nlp, sxu_sentences, tmp_path):
+    """`mixed_precision` set at load time: bf16 autocast for prediction on CPU,
+    the same words as float32 on the training sentences; CPU training works."""
+    trained_nlp.to_disk(tmp_path / "fp32")
+    bf16 = spacy.load(tmp_path / "fp32", config={"components": {"gdcws_segmenter": {"model": {"mixed_precision": True}}}})
+    texts = ["".join(s.words) for s in sxu_sentences]
+    ref = [[t.text for t in doc] for doc in trained_nlp.pipe(texts)]
+    got = [[t.text for t in doc] for doc in bf16.pipe(texts)]
+    assert sum(a == b for a, b in zip(ref, got)) >= len(texts) - 1
+    scores32 = trained_nlp.get_pipe("gdcws_segmenter").predict([trained_nlp.make_doc(texts[0])])[0]
+    scores16 = bf16.get_pipe("gdcws_segmenter").predict([bf16.make_doc(texts[0])])[0]
+    assert scores16.dtype == numpy.float32 and not numpy.array_equal(scores16, scores32)
+    assert numpy.allclose(scores16, scores32, atol=0.5)
+    bf16.update(make_examples(bf16, sxu_sentences[:2]))  # no gradient scaler on CPU
