@@ -18,10 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # what each model suffix is; every departure from the paper is named
 SYSTEMS = {
     "default": "GD-Transformer, CPU config (`configs/default.cfg`). Departures from the paper: width 128, "
-               "2 layers/pipeline, pre-LN, hashed bigram embeddings, dictionary features from the training "
-               "vocabulary (leave-one-out in training), dropout 0.2 (embeddings 0.3, none on attention "
-               "weights), Adam with linear LR decay, batches of ~2k characters, dev early stopping",
-    "default_nolex": "as `default` without the dictionary features",
+               "2 layers/pipeline, pre-LN, hashed bigram embeddings with an n-gram vocabulary (unseen or "
+               "held-out characters/bigrams share a learned UNK embedding per character class), dictionary "
+               "features from the training vocabulary, leave-one-out for both in training, dropout 0.2 "
+               "(embeddings 0.3, none on attention weights), Adam with linear LR decay, evaluation with "
+               "averaged parameters, batches of ~2k characters, dev early stopping",
+    "default_v1": "previous CPU config: as `default` without the n-gram vocabulary and without parameter averages",
+    "default_nolex": "as `default_v1` without the dictionary features",
     "default_v0": "previous CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
                   "incl. attention weights)",
     "paper": "GD-Transformer as in the paper (`configs/paper.cfg`)",
@@ -29,7 +32,7 @@ SYSTEMS = {
     "jieba": "jieba 0.42, default dictionary (not retrained)",
     "maxmatch": "forward maximum matching with the training vocabulary",
 }
-ORDER = ["default", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def pct(value) -> str:

@@ -68,6 +68,7 @@ def build_gd_transformer_v2(
     lexicon_holdout: bool = False,
     ngram_vocab: bool = False,
     ngram_holdout: bool = False,
+    ngram_dropout: float = 0.0,
     window: int = 512,
     batch_chars: int = 16384,
     mixed_precision: bool = False,
@@ -99,6 +100,8 @@ def build_gd_transformer_v2(
     ngram_holdout (bool): With `ngram_vocab`, leave-one-out for characters
         and bigrams too: in training, one whose every training occurrence may
         be in the current text is unknown.
+    ngram_dropout (float): With `ngram_vocab`, the share of the other
+        characters and bigrams that training also shows as unknown.
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -128,10 +131,13 @@ def build_gd_transformer_v2(
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
         biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
-    if ngram_holdout and not ngram_vocab:
+    if (ngram_holdout or ngram_dropout) and not ngram_vocab:
         raise ValueError(Errors.E027)
+    if not 0.0 <= ngram_dropout < 1.0:
+        raise ValueError(f"[E022] ngram_dropout must be in [0, 1), got {ngram_dropout}")
     return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
-                     lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab, ngram_holdout=ngram_holdout)
+                     lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab, ngram_holdout=ngram_holdout,
+                     ngram_dropout=ngram_dropout)
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -179,7 +185,7 @@ def build_gd_transformer(
 
 def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
               lexicon_holdout: bool = False, ngram_vocab: bool = False,
-              ngram_holdout: bool = False) -> Model[List[Doc], List[Floats2d]]:
+              ngram_holdout: bool = False, ngram_dropout: float = 0.0) -> Model[List[Doc], List[Floats2d]]:
     """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
     from .nn import GDTransformerNet
 
@@ -216,6 +222,7 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
             # an empty NgramVocab until the segmenter's initialize records one
             NGRAM_VOCAB_ATTR: NgramVocab.empty() if ngram_vocab else None,
             "ngram_holdout": ngram_holdout,
+            "ngram_dropout": ngram_dropout,
         },
     )
 
@@ -314,6 +321,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs.get("ngram_holdout", False),
         doc_classes=None if vocab is None else [char_classes([t.text for t in doc]) for doc in docs],
+        ngram_dropout=model.attrs.get("ngram_dropout", 0.0) if is_train else 0.0,
     )
     max_len = model.attrs["lexicon_max_len"]
     if max_len:

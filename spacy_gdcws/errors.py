@@ -36,5 +36,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.quantize): it can predict but cannot be updated or saved. Load the float pipeline again for that."
     E026 = "The model uses dictionary features (lexicon_max_len > 0) but has no dictionary: initialize the gdcws_segmenter (it records the training words) or load a trained one."
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."
-    E027 = "ngram_holdout needs ngram_vocab = true: there is nothing to hold out without an n-gram vocabulary."
+    E027 = "ngram_holdout and ngram_dropout need ngram_vocab = true: there is nothing to hide without an n-gram vocabulary."
     E028 = "The model has an n-gram vocabulary (ngram_vocab = true) but it is empty: initialize the gdcws_segmenter (it records the training characters and bigrams) or load a trained one."

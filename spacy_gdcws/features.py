@@ -319,9 +319,10 @@ class NgramVocab:
         idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
         return table[idx] == keys, idx
 
-    def apply(self, keys: NgramKeys, holdout: bool) -> NgramKeys:
+    def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0) -> NgramKeys:
         """Replace unknown (and, with `holdout` in training, held-out) keys by
-        their class's UNK key."""
+        their class's UNK key; in training, `dropout` also hides that share of
+        the remaining ones at random (numpy's global RNG, seeded by spaCy)."""
         stacked = numpy.concatenate([keys.chars, keys.left, keys.right])
         if holdout and self.can_hold_out:
             char_counts, bigram_counts = _doc_counts(keys)
@@ -330,6 +331,8 @@ class NgramVocab:
             hide = train_counts <= numpy.concatenate([char_counts, bigram_counts])
         else:
             hide = ~self._is_in(stacked, self.known)[0]
+        if dropout > 0:
+            hide |= numpy.random.random_sample(len(hide)) < dropout
         return keys.replaced(hide)
 
     def to_bytes(self) -> bytes:
@@ -353,18 +356,20 @@ def doc_features(
     ngram_vocab: Optional[NgramVocab] = None,
     holdout: bool = False,
     doc_classes: Optional[Sequence[numpy.ndarray]] = None,
+    ngram_dropout: float = 0.0,
 ) -> List[DocFeatures]:
     """Hash a whole batch of docs at once (one vectorised pass, then split).
 
     ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
         become UNK (of their character class, given `doc_classes`);
-        `holdout` (training only) also hides the rare ones.
+        `holdout` and `ngram_dropout` (training only) also hide the rare
+        ones and a random share of the others.
     """
     if not doc_orths:
         return []
     keys = ngram_keys(doc_orths, doc_breaks, use_bigrams, doc_classes)
     if ngram_vocab is not None:
-        keys = ngram_vocab.apply(keys, holdout)
+        keys = ngram_vocab.apply(keys, holdout, ngram_dropout)
     chars = hash_rows(keys.chars, char_rows, char_seeds)
     if use_bigrams and len(keys.chars):
         left = hash_rows(keys.left, bigram_rows, char_seeds)

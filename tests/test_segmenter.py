@@ -277,6 +277,12 @@ def test_ngram_vocab_maps_unseen_and_held_out_ngrams_to_unk():
     assert train_view.chars.tolist() == [UNK_CHAR, UNK_CHAR, ord("门")]
     assert held.apply(keys("门门"), holdout=True).chars.tolist() == [ord("门"), ord("门")]
     assert NgramVocab.from_bytes(held.to_bytes()).known.tolist() == held.known.tolist()
+    # ngram_dropout: a random share of the known n-grams is hidden too (training only)
+    numpy.random.seed(0)
+    long_text = "北京" * 200
+    dropped = plain.apply(keys(long_text), holdout=False, dropout=0.5)
+    assert 0.35 < float((dropped.chars == UNK_CHAR).mean()) < 0.65
+    assert not (plain.apply(keys(long_text), holdout=False).chars == UNK_CHAR).any()
 
 
 def test_unknown_ngrams_keep_their_character_class():
