@@ -20,12 +20,13 @@ SYSTEMS = {
     "default": "GD-Transformer, CPU config (`configs/default.cfg`). Departures from the paper: width 128, "
                "2 layers/pipeline, pre-LN, hashed bigram embeddings with an n-gram vocabulary (unseen or "
                "held-out characters/bigrams share a learned UNK embedding per character class), dictionary "
-               "features from the training vocabulary, leave-one-out for both in training, dropout 0.2 "
+               "features from the training vocabulary, leave-one-out for both in training and 10% random "
+               "UNK for n-grams, dropout 0.2 "
                "(embeddings 0.3, none on attention weights), Adam with linear LR decay, evaluation with "
                "averaged parameters, batches of ~2k characters, dev early stopping",
     "default_v1": "previous CPU config: as `default` without the n-gram vocabulary and without parameter averages",
     "default_nolex": "as `default_v1` without the dictionary features",
-    "default_v0": "previous CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
+    "default_v0": "first CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
                   "incl. attention weights)",
     "paper": "GD-Transformer as in the paper (`configs/paper.cfg`)",
     "pkuseg": "pkuseg (spacy-pkuseg 1.0) retrained on the same training split, 20 iterations",
