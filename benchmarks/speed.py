@@ -20,6 +20,8 @@ Contenders (`--contenders` picks some):
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
 - `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
   ceiling of any spaCy segmenter;
+- `linear_char`: the same with `spacy_gdcws.ChineseCharTokenizer.v1` (identical
+  tokens in linear time: spaCy's is quadratic in the length of a line);
 - `pkuseg`: spacy-pkuseg `cut` (`user_dict=None`) with `--pkuseg-model`;
 - `jieba`: `jieba.lcut`, default dictionary;
 - `spacy_pkuseg`: spaCy `zh` with the pkuseg segmenter and `--pkuseg-model`.
@@ -44,12 +46,13 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "spacy_char", "pkuseg",
-              "jieba", "spacy_pkuseg"]
+CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "spacy_char",
+              "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
 NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
+LINEAR_CHAR_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}}
 NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
 
 
@@ -72,7 +75,10 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         import spacy
         import spacy_gdcws.segment as seg
 
-        nlp = spacy.load(args.model, config=BF16_CONFIG if name == "gdcws_pipe_bf16" else {})
+        config = dict(BF16_CONFIG) if name == "gdcws_pipe_bf16" else {}
+        if args.linear_char:
+            config.update(LINEAR_CHAR_CONFIG)
+        nlp = spacy.load(args.model, config=config)
         nlp.max_length = 10**8
         if name == "gdcws_pipe_int8":
             from spacy_gdcws.quantize import quantize_segmenter
@@ -91,10 +97,10 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
             return n
 
         return model_only, lambda texts: [nlp.make_doc(t) for t in texts]
-    if name == "spacy_char":
+    if name in ("spacy_char", "linear_char"):
         import spacy
 
-        nlp = spacy.blank("zh")
+        nlp = spacy.blank("zh", config=LINEAR_CHAR_CONFIG if name == "linear_char" else {})
         nlp.max_length = 10**8
         return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
     if name == "pkuseg":
@@ -218,6 +224,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--threads", type=int, default=0, help="torch threads in each worker (0: torch's default)")
+    parser.add_argument("--linear-char", action="store_true",
+                        help="our pipelines load with spacy_gdcws.ChineseCharTokenizer.v1 instead of spaCy's char tokenizer")
     parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs bf16 vs int8")
     parser.add_argument("--output", type=Path)
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -236,7 +244,7 @@ def main() -> None:
         for name in contenders:
             cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs),
                    "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
-                   "--threads", str(args.threads)]
+                   "--threads", str(args.threads)] + (["--linear-char"] if args.linear_char else [])
             if args.model:
                 cmd += ["--model", args.model]
             if args.pkuseg_model:

@@ -1,0 +1,35 @@
+"""The linear-time "char" tokenizer makes exactly spaCy's tokens."""
+import random
+
+import pytest
+import spacy
+
+from spacy_gdcws.tokenizer import ChineseCharTokenizer, char_words_and_spaces
+
+
+def spacy_char_tokens(text):
+    doc = spacy.blank("zh")(text)
+    return [t.text for t in doc], [bool(t.whitespace_) for t in doc]
+
+
+@pytest.mark.parametrize("text", ["", " ", "  ", "\n", "我爱北京", " 我", "我 ", "我  爱", "我 \n 爱", "a b  c\t\td",
+                                  "我\u3000爱", "\u3000 我", "末尾 ", "末尾  ", "x\r\ny", "😀 表情"])
+def test_same_tokens_as_spacy(text):
+    assert char_words_and_spaces(text) == spacy_char_tokens(text)
+
+
+def test_same_tokens_as_spacy_on_random_texts():
+    rng = random.Random(0)
+    alphabet = ["我", "爱", "a", "1", "，", " ", " ", "\n", "\t", "\u3000", "\r"]
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert char_words_and_spaces(text) == spacy_char_tokens(text), repr(text)
+
+
+def test_registered_tokenizer_keeps_text_and_round_trips(tmp_path):
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+    assert isinstance(nlp.tokenizer, ChineseCharTokenizer)
+    text = "我爱 北京\n\n天安门。"
+    assert nlp(text).text == text
+    nlp.to_disk(tmp_path / "nlp")
+    assert [t.text for t in spacy.load(tmp_path / "nlp")(text)] == [t.text for t in nlp(text)]
