@@ -93,9 +93,10 @@ def build_gd_transformer_v2(
     lexicon_holdout (bool): In training, hide the words whose every training
         occurrence may be in the current text (leave-one-out), so that rare
         words look in training as unknown words look at test time.
-    ngram_vocab (bool): Characters and bigrams never seen in training share
-        one learned "unknown" embedding each, instead of the hashed rows of
-        unrelated training n-grams (the vocabulary is recorded by the
+    ngram_vocab (bool): Characters and bigrams never seen in training get a
+        learned "unknown" embedding of their character class (bigrams: of
+        their pair of classes) instead of the hashed rows of unrelated
+        training n-grams (the vocabulary is recorded by the
         `gdcws_segmenter`'s `initialize` and saved with the model).
     ngram_holdout (bool): With `ngram_vocab`, leave-one-out for characters
         and bigrams too: in training, one whose every training occurrence may
@@ -249,8 +250,8 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
         part = list(islice(it, chunk))
         if not part:
             break
+        # no character classes here: they only choose the UNK keys, which are never counted
         batches.append(ngram_keys([d.to_array(ORTH) for d in part], [line_breaks(d) for d in part], use_bigrams))
-        # (classes only choose the UNK keys, which are never counted)
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(batches, model.attrs["ngram_holdout"])
 
 

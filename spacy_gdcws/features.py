@@ -262,7 +262,8 @@ class NgramVocab:
     """Which characters and bigrams the model has an embedding for.
 
     Built from the training docs (`from_keys`). A character or bigram outside
-    it is replaced by UNK_CHAR / UNK_BIGRAM before hashing, so an unseen
+    it is replaced by UNK_CHAR / UNK_BIGRAM (plus its character class or pair
+    of classes, see `ngram_keys`) before hashing, so an unseen
     n-gram gets the learned "unknown" embedding instead of the hashed rows of
     unrelated training n-grams. With `holdout` (leave-one-out), training also
     hides every n-gram whose training occurrences may all lie in the current
