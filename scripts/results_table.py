@@ -36,6 +36,11 @@ SYSTEMS = {
 ORDER = ["default", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
+def _rank(system: str) -> int:
+    """Where a system goes in tables and legends: ORDER first, then the rest."""
+    return ORDER.index(system) if system in ORDER else len(ORDER)
+
+
 def pct(value) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
@@ -55,8 +60,7 @@ def results() -> str:
         if "official" not in data and "python" not in data:
             continue
         corpus, _, system = (data.get("name") or path.stem).partition(".")
-        rank = ORDER.index(system) if system in ORDER else len(ORDER)
-        entries.append((corpus, rank, system, data))
+        entries.append((corpus, _rank(system), system, data))
     seen = []
     for corpus, _, system, data in sorted(entries, key=lambda e: (e[0], e[1], e[2])):
         fig = data.get("official") or data["python"]
@@ -67,8 +71,7 @@ def results() -> str:
         )
         if system not in seen:
             seen.append(system)
-    legend = [f"- `{system}`: {SYSTEMS.get(system, '(no description)')}" for system in sorted(
-        seen, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))]
+    legend = [f"- `{system}`: {SYSTEMS.get(system, '(no description)')}" for system in sorted(seen, key=_rank)]
     return "\n".join(rows) + "\n\n" + "\n".join(legend)
 
 

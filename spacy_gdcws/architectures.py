@@ -241,7 +241,7 @@ def _deserialize_ngram_vocab(_: NgramVocab, value: bytes, name: str, model: Mode
 def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> None:
     """Record the characters and bigrams of the training docs as the model's
     n-gram vocabulary (a no-op for a model without `ngram_vocab`)."""
-    if model.attrs.get(NGRAM_VOCAB_ATTR) is None:
+    if model.attrs[NGRAM_VOCAB_ATTR] is None:
         return
     use_bigrams = model.attrs["bigrams"]
     batches = []
@@ -315,23 +315,25 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     use_bigrams = model.attrs["bigrams"]
     breaks = [line_breaks(doc) for doc in docs]
     orths = [doc.to_array(ORTH) for doc in docs]
-    vocab = model.attrs.get(NGRAM_VOCAB_ATTR)
+    vocab = model.attrs[NGRAM_VOCAB_ATTR]
     if vocab is not None and not len(vocab):
         raise ValueError(Errors.E028)
+    max_len = model.attrs["lexicon_max_len"]
+    # token texts, needed by the character classes and the dictionary features
+    texts = [[t.text for t in doc] for doc in docs] if vocab is not None or max_len else []
     feats = doc_features(
         orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
-        ngram_vocab=vocab, holdout=is_train and model.attrs.get("ngram_holdout", False),
-        doc_classes=None if vocab is None else [char_classes([t.text for t in doc]) for doc in docs],
-        ngram_dropout=model.attrs.get("ngram_dropout", 0.0) if is_train else 0.0,
+        ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
+        doc_classes=None if vocab is None else [char_classes(tokens) for tokens in texts],
+        ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0,
     )
-    max_len = model.attrs["lexicon_max_len"]
     if max_len:
         lexicon = model.attrs[LEXICON_ATTR]
         if lexicon is None:
             raise ValueError(Errors.E026)
         holdout = model.attrs[LEXICON_COUNTS_ATTR] if is_train and model.attrs["lexicon_holdout"] else None
-        for doc, f in zip(docs, feats):
-            f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len, holdout)
+        for tokens, f in zip(texts, feats):
+            f.lexicon = lexicon_features(tokens, lexicon, max_len, holdout)
     outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
     windows = plan_windows(breaks, model.attrs["window"])
     callbacks = []

@@ -176,15 +176,17 @@ class NgramKeys:
     offsets: numpy.ndarray
     lengths: numpy.ndarray
 
+    def stacked(self) -> numpy.ndarray:
+        """All keys as one (3n,) array: chars, then left, then right bigrams."""
+        return numpy.concatenate([self.chars, self.left, self.right])
+
     def replaced(self, hide: numpy.ndarray) -> "NgramKeys":
-        """A copy with the keys where `hide` (3n,: chars, left, right) is True
-        replaced by their UNK keys (bigrams only if there are any)."""
+        """A copy with the keys where `hide` (3n,, ordered as `stacked`) is
+        True replaced by their UNK keys (without bigrams, both are all zero)."""
         n = len(self.chars)
         chars = numpy.where(hide[:n], self.unk_chars, self.chars)
-        left, right = self.left, self.right
-        if left.any():
-            left = numpy.where(hide[n : 2 * n], self.unk_left, left)
-            right = numpy.where(hide[2 * n :], self.unk_right, right)
+        left = numpy.where(hide[n : 2 * n], self.unk_left, self.left)
+        right = numpy.where(hide[2 * n :], self.unk_right, self.right)
         return NgramKeys(chars, left, right, self.unk_chars, self.unk_left, self.unk_right, self.offsets,
                          self.lengths)
 
@@ -242,20 +244,18 @@ def _counts_in(keys: numpy.ndarray) -> numpy.ndarray:
     return counts[inverse.reshape(-1)]
 
 
-def _doc_counts(keys: NgramKeys) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """Occurrences of each position's character, and of each position's left
-    and right bigram (bigrams counted over left and right keys together), in
-    its own doc."""
-    char_counts = numpy.zeros(len(keys.chars), dtype=numpy.int64)
-    bigram_counts = numpy.zeros(2 * len(keys.chars), dtype=numpy.int64)
+def _doc_counts(keys: NgramKeys) -> numpy.ndarray:
+    """How often each key of `keys.stacked()` occurs in its own doc (bigrams
+    counted over left and right keys together), as a (3n,) array."""
     n = len(keys.chars)
+    counts = numpy.zeros(3 * n, dtype=numpy.int64)
     for sl in keys.doc_slices():
-        char_counts[sl] = _counts_in(keys.chars[sl])
+        counts[sl] = _counts_in(keys.chars[sl])
         both = _counts_in(numpy.concatenate([keys.left[sl], keys.right[sl]]))
         size = sl.stop - sl.start
-        bigram_counts[sl] = both[:size]
-        bigram_counts[n + sl.start : n + sl.stop] = both[size:]
-    return char_counts, bigram_counts
+        counts[n + sl.start : n + sl.stop] = both[:size]
+        counts[2 * n + sl.start : 2 * n + sl.stop] = both[size:]
+    return counts
 
 
 class NgramVocab:
@@ -288,10 +288,9 @@ class NgramVocab:
         """Count the n-grams of training docs (one NgramKeys per batch)."""
         pooled, visible = [], []
         for k in docs:
-            pooled.append(numpy.concatenate([k.chars, k.left, k.right]))
+            pooled.append(k.stacked())
             if holdout:
-                char_counts, bigram_counts = _doc_counts(k)
-                visible.append(numpy.concatenate([char_counts, bigram_counts]))
+                visible.append(_doc_counts(k))
         all_keys = numpy.concatenate(pooled) if pooled else numpy.zeros(0, dtype=numpy.uint64)
         keys, inverse, counts = numpy.unique(all_keys, return_inverse=True, return_counts=True)
         if holdout and len(all_keys):
@@ -324,12 +323,11 @@ class NgramVocab:
         """Replace unknown (and, with `holdout` in training, held-out) keys by
         their class's UNK key; in training, `dropout` also hides that share of
         the remaining ones at random (numpy's global RNG, seeded by spaCy)."""
-        stacked = numpy.concatenate([keys.chars, keys.left, keys.right])
+        stacked = keys.stacked()
         if holdout and self.can_hold_out:
-            char_counts, bigram_counts = _doc_counts(keys)
             found, idx = self._is_in(stacked, self._keys)
             train_counts = numpy.where(found, self._counts[idx], 0)
-            hide = train_counts <= numpy.concatenate([char_counts, bigram_counts])
+            hide = train_counts <= _doc_counts(keys)
         else:
             hide = ~self._is_in(stacked, self.known)[0]
         if dropout > 0:

@@ -228,7 +228,7 @@ class GDSegmenter(TrainablePipe):
         self.train_words = set(counts)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts)
-        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if not eg.reference.has_unknown_spaces))
+        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
 
