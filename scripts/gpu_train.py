@@ -9,9 +9,10 @@ scorer. A run that overshoots is stopped at 1.25x the budget (plus a minute) and
 saved by the last improving evaluation, is evaluated.
 
     python scripts/gpu_train.py sxu --config gpu --minutes 6 --gpu-id 0 --out results/
+    python scripts/gpu_train.py sxu --name gpu_nocentre --steps 1250 --components.segmenter.model.centre_encoder false
 
-Writes OUT/CORPUS.CONFIG.json (metrics), OUT/CORPUS.CONFIG.txt (predictions),
-OUT/CORPUS.CONFIG.jsonl (learning curve), OUT/CORPUS.CONFIG.log; copy them to
+Writes OUT/CORPUS.NAME.json (metrics), OUT/CORPUS.NAME.txt (predictions),
+OUT/CORPUS.NAME.jsonl (learning curve), OUT/CORPUS.NAME.log (NAME: --name, or the config); copy them to
 metrics/, predictions/, metrics/curves/ to report them. Needs the prepared
 corpus (`python -m spacy_gdcws prepare CORPUS ../shared/corpora corpus/CORPUS`).
 """
@@ -26,14 +27,16 @@ from typing import List, Optional
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def train_command(corpus: str, config: str, output: Path, curve: Path, steps: int, eval_every: int, gpu_id: int) -> List[str]:
+def train_command(
+    corpus: str, config: str, output: Path, curve: Path, steps: int, eval_every: int, gpu_id: int, overrides: List[str]
+) -> List[str]:
     data = ROOT / "corpus" / corpus
     return [
         sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / f"{config}.cfg"),
         "--output", str(output), "--paths.train", str(data / "train.spacy"), "--paths.dev", str(data / "dev.spacy"),
         "--paths.curve", str(curve), "--training.max_steps", str(steps),
         "--training.optimizer.learn_rate.total_steps", str(steps),
-        "--training.eval_frequency", str(eval_every), "--gpu-id", str(gpu_id),
+        "--training.eval_frequency", str(eval_every), "--gpu-id", str(gpu_id), *overrides,
     ]
 
 
@@ -47,14 +50,15 @@ def steps_per_second(curve: Path) -> float:
 
 
 def run_corpus(
-    corpus: str, config: str, minutes: float, steps: Optional[int], gpu_id: int, out: Path, work: Path, eval_every: int
+    corpus: str, config: str, minutes: float, steps: Optional[int], gpu_id: int, out: Path, work: Path,
+    eval_every: int, name: str, overrides: List[str],
 ) -> None:
-    name = f"{corpus}.{config}"
+    name = f"{corpus}.{name}"
     log_path = out / f"{name}.log"
     with log_path.open("w", encoding="utf8") as log:
         if steps is None:
             probe_curve = work / f"{name}.probe.jsonl"
-            probe = train_command(corpus, config, work / f"{name}.probe", probe_curve, 60, 30, gpu_id)
+            probe = train_command(corpus, config, work / f"{name}.probe", probe_curve, 60, 30, gpu_id, overrides)
             subprocess.run(probe, stdout=log, stderr=subprocess.STDOUT, check=True)
             rate = steps_per_second(probe_curve)
             steps = max(eval_every, int(rate * minutes * 60) // eval_every * eval_every)
@@ -62,7 +66,7 @@ def run_corpus(
             log.write(f"# probe: {rate:.3f} steps/s -> max_steps {steps}\n")
             log.flush()
         output = work / name
-        command = train_command(corpus, config, output, out / f"{name}.jsonl", steps, eval_every, gpu_id)
+        command = train_command(corpus, config, output, out / f"{name}.jsonl", steps, eval_every, gpu_id, overrides)
         log.write("# " + " ".join(command[1:]) + "\n")
         log.flush()
         start = time.perf_counter()
@@ -87,13 +91,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpora", nargs="+")
     parser.add_argument("--config", default="gpu")
+    parser.add_argument("--name", default=None, help="system name in the output files (default: the config's)")
     parser.add_argument("--minutes", type=float, nargs="+", default=[6.0], help="training budget per corpus (one value, or one per corpus)")
     parser.add_argument("--steps", type=int, nargs="+", default=None, help="max_steps per corpus (one value, or one per corpus): no probe; --minutes then only bounds the run")
     parser.add_argument("--gpu-id", type=int, default=0)
     parser.add_argument("--eval-every", type=int, default=250)
     parser.add_argument("--out", type=Path, default=ROOT / "training" / "gpu_results")
     parser.add_argument("--work", type=Path, default=ROOT / "training" / "gpu")
-    args = parser.parse_args()
+    # anything else (`--section.key value`) is passed to `spacy train`
+    args, overrides = parser.parse_known_args()
     minutes = args.minutes * len(args.corpora) if len(args.minutes) == 1 else args.minutes
     steps = [None] * len(args.corpora) if args.steps is None else args.steps
     steps = steps * len(args.corpora) if len(steps) == 1 else steps
@@ -102,7 +108,10 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     args.work.mkdir(parents=True, exist_ok=True)
     for corpus, budget, max_steps in zip(args.corpora, minutes, steps):
-        run_corpus(corpus, args.config, budget, max_steps, args.gpu_id, args.out, args.work, args.eval_every)
+        run_corpus(
+            corpus, args.config, budget, max_steps, args.gpu_id, args.out, args.work, args.eval_every,
+            args.name or args.config, overrides,
+        )
 
 
 if __name__ == "__main__":

@@ -28,6 +28,9 @@ SYSTEMS = {
            "biaffine 256) with the `default` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
            "H100 for a fixed number of steps that fits minutes (`scripts/gpu_train.py`; SXU 2000, UD 400, ZX 300)",
+    "default_nocentre": "`default` without the centre pipeline (forward and backward encoders only; "
+                        "`--components.segmenter.model.centre_encoder false`), chosen from the ablations",
+    "gpu_nocentre": "`gpu` without the centre pipeline, 1250 steps",
     "default_v1": "previous CPU config: as `default` without the n-gram vocabulary and without parameter averages",
     "default_nolex": "as `default_v1` without the dictionary features",
     "default_v0": "first CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
@@ -37,7 +40,7 @@ SYSTEMS = {
     "jieba": "jieba 0.42, default dictionary (not retrained)",
     "maxmatch": "forward maximum matching with the training vocabulary",
 }
-ORDER = ["default", "gpu", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
