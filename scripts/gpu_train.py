@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def train_command(
-    corpus: str, config: str, output: Path, curve: Path, steps: int, eval_every: int, gpu_id: int, overrides: List[str]
+    data: Path, config: str, output: Path, curve: Path, steps: int, eval_every: int, gpu_id: int, overrides: List[str]
 ) -> List[str]:
-    data = ROOT / "corpus" / corpus
+    """The `spacy train` command of one run: LR decays to 0 at `steps`; `overrides` go last."""
     return [
         sys.executable, "-m", "spacy", "train", str(ROOT / "configs" / f"{config}.cfg"),
         "--output", str(output), "--paths.train", str(data / "train.spacy"), "--paths.dev", str(data / "dev.spacy"),
@@ -51,14 +51,16 @@ def steps_per_second(curve: Path) -> float:
 
 def run_corpus(
     corpus: str, config: str, minutes: float, steps: Optional[int], gpu_id: int, out: Path, work: Path,
-    eval_every: int, name: str, overrides: List[str],
+    eval_every: int, name: str, overrides: List[str], corpus_dir: Path,
 ) -> None:
+    """Train (after a probe if `steps` is None) and evaluate one corpus; see the module docstring."""
     name = f"{corpus}.{name}"
+    data = corpus_dir / corpus
     log_path = out / f"{name}.log"
     with log_path.open("w", encoding="utf8") as log:
         if steps is None:
             probe_curve = work / f"{name}.probe.jsonl"
-            probe = train_command(corpus, config, work / f"{name}.probe", probe_curve, 60, 30, gpu_id, overrides)
+            probe = train_command(data, config, work / f"{name}.probe", probe_curve, 60, 30, gpu_id, overrides)
             subprocess.run(probe, stdout=log, stderr=subprocess.STDOUT, check=True)
             rate = steps_per_second(probe_curve)
             steps = max(eval_every, int(rate * minutes * 60) // eval_every * eval_every)
@@ -66,7 +68,7 @@ def run_corpus(
             log.write(f"# probe: {rate:.3f} steps/s -> max_steps {steps}\n")
             log.flush()
         output = work / name
-        command = train_command(corpus, config, output, out / f"{name}.jsonl", steps, eval_every, gpu_id, overrides)
+        command = train_command(data, config, output, out / f"{name}.jsonl", steps, eval_every, gpu_id, overrides)
         log.write("# " + " ".join(command[1:]) + "\n")
         log.flush()
         start = time.perf_counter()
@@ -75,7 +77,6 @@ def run_corpus(
         except subprocess.TimeoutExpired:
             log.write("# stopped at 1.25x the budget: evaluating model-best\n")
         print(f"{name}: trained in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-        data = ROOT / "corpus" / corpus
         evaluate = [
             sys.executable, "-m", "spacy_gdcws", "evaluate", str(output / "model-best"),
             str(data / "test_gold.txt"), str(data / "words.txt"), "--raw", str(data / "test_raw.txt"),
@@ -96,6 +97,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, nargs="+", default=None, help="max_steps per corpus (one value, or one per corpus): no probe; --minutes then only bounds the run")
     parser.add_argument("--gpu-id", type=int, default=0)
     parser.add_argument("--eval-every", type=int, default=250)
+    parser.add_argument("--corpus-dir", type=Path, default=ROOT / "corpus", help="prepared corpora (CORPUS/train.spacy ...)")
     parser.add_argument("--out", type=Path, default=ROOT / "training" / "gpu_results")
     parser.add_argument("--work", type=Path, default=ROOT / "training" / "gpu")
     # anything else (`--section.key value`) is passed to `spacy train`
@@ -110,7 +112,7 @@ def main() -> None:
     for corpus, budget, max_steps in zip(args.corpora, minutes, steps):
         run_corpus(
             corpus, args.config, budget, max_steps, args.gpu_id, args.out, args.work, args.eval_every,
-            args.name or args.config, overrides,
+            args.name or args.config, overrides, args.corpus_dir,
         )
 
 

@@ -1,0 +1,60 @@
+"""scripts/gpu_train.py: the budgeted train-and-evaluate driver (run here on CPU)."""
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_gpu_train():
+    spec = importlib.util.spec_from_file_location("gpu_train", ROOT / "scripts" / "gpu_train.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_steps_per_second_uses_the_last_two_evaluations(tmp_path):
+    gpu_train = _load_gpu_train()
+    curve = tmp_path / "curve.jsonl"
+    records = [{"step": 0, "seconds": 5.0}, {"step": 30, "seconds": 20.0}, {"step": 60, "seconds": 30.0}]
+    curve.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf8")
+    assert gpu_train.steps_per_second(curve) == pytest.approx(3.0)
+    curve.write_text("".join(json.dumps(r) + "\n" for r in records[:2]), encoding="utf8")
+    with pytest.raises(RuntimeError, match="need 3"):
+        gpu_train.steps_per_second(curve)
+
+
+def test_gpu_train_script_trains_and_evaluates_on_cpu(tmp_path):
+    corpus_dir = tmp_path / "corpus"
+    subprocess.run(
+        [sys.executable, "-m", "spacy_gdcws", "prepare", "ud_gsdsimp", str(ROOT / "assets"), str(corpus_dir / "ud_gsdsimp")],
+        check=True, capture_output=True,
+    )
+    out = tmp_path / "out"
+    subprocess.run(
+        [
+            sys.executable, str(ROOT / "scripts" / "gpu_train.py"), "ud_gsdsimp", "--config", "default",
+            "--name", "tiny", "--steps", "4", "--eval-every", "2", "--minutes", "5", "--gpu-id", "-1",
+            "--corpus-dir", str(corpus_dir), "--out", str(out), "--work", str(tmp_path / "work"),
+            "--components.segmenter.model.width", "32", "--components.segmenter.model.d_ff", "32",
+            "--components.segmenter.model.biaffine_width", "32",
+        ],
+        check=True, capture_output=True,
+    )
+    metrics = json.loads((out / "ud_gsdsimp.tiny.json").read_text(encoding="utf8"))
+    figures = metrics["official"] or metrics["python"]
+    assert 0.0 < figures["f"] <= 1.0
+    gold_lines = (corpus_dir / "ud_gsdsimp" / "test_gold.txt").read_text(encoding="utf8").splitlines()
+    pred_lines = (out / "ud_gsdsimp.tiny.txt").read_text(encoding="utf8").splitlines()
+    assert len(pred_lines) == len(gold_lines)
+    assert [line.replace(" ", "") for line in pred_lines] == [line.replace(" ", "") for line in gold_lines]
+    curve = [json.loads(line) for line in (out / "ud_gsdsimp.tiny.jsonl").read_text(encoding="utf8").splitlines()]
+    assert [r["step"] for r in curve] == [0, 2, 4]
+    log = (out / "ud_gsdsimp.tiny.log").read_text(encoding="utf8")
+    assert "--training.max_steps 4" in log and "--components.segmenter.model.width 32" in log
+    saved = (tmp_path / "work" / "ud_gsdsimp.tiny" / "model-best" / "config.cfg").read_text(encoding="utf8")
+    assert "width = 32" in saved
