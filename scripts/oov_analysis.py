@@ -1,0 +1,96 @@
+"""OOV recall on the dev split by kind of word, ours against retrained pkuseg.
+
+    python scripts/oov_analysis.py sxu training/sxu.default/model-best --pkuseg training/sxu.pkuseg
+
+OOV = not a word of the training split (corpus/CORPUS/train.spacy). Kinds: 1, 2, 3, 4+ Han
+characters, words with digits or Han numerals, words with Latin letters, other. For
+two-character Han words also by how often their characters occur as a bigram in the training
+text, and how our misses look (split inside the word, or merged with a neighbour). Dev only:
+the test file is not looked at.
+"""
+import argparse
+import collections
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+import spacy
+from spacy.tokens import DocBin
+
+from spacy_gdcws.features import char_class
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spans(words: Sequence[str]) -> Set[Tuple[int, int]]:
+    """Character spans of a segmentation (whitespace not counted)."""
+    out, i = set(), 0
+    for word in words:
+        out.add((i, i + len(word)))
+        i += len(word)
+    return out
+
+
+def kind(word: str) -> str:
+    classes = {char_class(c) for c in word}
+    if classes <= {2}:
+        return f"han{min(len(word), 4)}" + ("+" if len(word) >= 4 else "")
+    if classes & {1, 3}:
+        return "number"
+    if 4 in classes:
+        return "latin"
+    return "other"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus")
+    parser.add_argument("model")
+    parser.add_argument("--pkuseg", type=Path, default=None, help="a pkuseg model folder (scripts/baselines.py)")
+    args = parser.parse_args()
+    nlp = spacy.load(args.model)
+    folder = ROOT / "corpus" / args.corpus
+    train = list(DocBin().from_disk(folder / "train.spacy").get_docs(nlp.vocab))
+    vocabulary = {t.text for doc in train for t in doc if not t.is_space}
+    train_text = "\n".join(doc.text for doc in train)
+    bigrams = collections.Counter(train_text[i : i + 2] for i in range(len(train_text) - 1))
+    gold = list(DocBin().from_disk(folder / "dev.spacy").get_docs(nlp.vocab))
+    texts = [doc.text for doc in gold]
+    systems: Dict[str, List[List[str]]] = {
+        "ours": [[t.text for t in doc if not t.is_space] for doc in nlp.pipe(texts, batch_size=64)]
+    }
+    pkuseg: Optional[object] = None
+    if args.pkuseg is not None:
+        import spacy_pkuseg
+
+        pkuseg = spacy_pkuseg.pkuseg(model_name=str(args.pkuseg), user_dict=None)
+        systems["pkuseg"] = [[w for w in pkuseg.cut(text) if w.strip()] for text in texts]
+    found: Dict[str, collections.Counter] = {name: collections.Counter() for name in systems}
+    total: collections.Counter = collections.Counter()
+    misses: collections.Counter = collections.Counter()
+    for n, doc in enumerate(gold):
+        predicted = {name: spans(words[n]) for name, words in systems.items()}
+        i = 0
+        for word in (t.text for t in doc if not t.is_space):
+            if word not in vocabulary:
+                keys = [kind(word)]
+                if keys[0] == "han2":
+                    count = bigrams[word]
+                    keys.append("han2, bigram " + ("unseen" if count == 0 else "once" if count == 1 else "2+ times"))
+                    if (i, i + 2) not in predicted["ours"]:
+                        misses["split" if (i, i + 1) in predicted["ours"] else "merged"] += 1
+                for key in keys + ["all"]:
+                    total[key] += 1
+                    for name, got in predicted.items():
+                        found[name][key] += (i, i + len(word)) in got
+            i += len(word)
+    names = list(systems)
+    print("| OOV words | n | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for key in sorted(total, key=lambda k: (k == "all", k)):
+        cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
+        print(f"| {key} | {total[key]:,} | {cells} |")
+    print(f"\nour misses of two-character OOV words: {dict(misses)}")
+
+
+if __name__ == "__main__":
+    main()
