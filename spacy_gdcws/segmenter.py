@@ -78,9 +78,10 @@ def make_segmenter(
 class GDSegmenter(TrainablePipe):
     """Merge the character tokens of a doc into words.
 
-    Runs first in the pipeline, after `spacy.zh.ChineseTokenizer` in "char"
-    mode. Gap j lies between tokens j and j + 1; it is a boundary when the
-    model says so, and always next to whitespace, so `doc.text` never changes.
+    Runs first in the pipeline, after `spacy_gdcws.ChineseCharTokenizer.v1`
+    (or `spacy.zh.ChineseTokenizer` in "char" mode: the same tokens). Gap j
+    lies between tokens j and j + 1; it is a boundary when the model says so,
+    and always next to whitespace, so `doc.text` never changes.
     """
 
     def __init__(
