@@ -11,7 +11,7 @@ the test file is not looked at.
 import argparse
 import collections
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Dict, List, Sequence, Set, Tuple
 
 import spacy
 from spacy.tokens import DocBin
@@ -31,6 +31,7 @@ def spans(words: Sequence[str]) -> Set[Tuple[int, int]]:
 
 
 def kind(word: str) -> str:
+    """The row of the table a word counts in (see the module docstring)."""
     classes = {char_class(c) for c in word}
     if classes <= {2}:
         return f"han{min(len(word), 4)}" + ("+" if len(word) >= 4 else "")
@@ -58,7 +59,6 @@ def main() -> None:
     systems: Dict[str, List[List[str]]] = {
         "ours": [[t.text for t in doc if not t.is_space] for doc in nlp.pipe(texts, batch_size=64)]
     }
-    pkuseg: Optional[object] = None
     if args.pkuseg is not None:
         import spacy_pkuseg
 
