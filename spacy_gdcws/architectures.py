@@ -30,6 +30,7 @@ from .shims import InPlacePyTorchShim
 FORCED_BOUNDARY_LOGIT = 30.0
 LEXICON_ATTR = "lexicon"
 LEXICON_COUNTS_ATTR = "lexicon_counts"
+HOLDOUT_FOLDS_ATTR = "holdout_blocks"
 # set by spacy_gdcws.quantize: the model predicts only
 QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
@@ -72,6 +73,7 @@ def build_gd_transformer_v2(
     window: int = 512,
     batch_chars: int = 16384,
     mixed_precision: bool = False,
+    holdout_folds: int = 0,
 ) -> Model[List[Doc], List[Floats2d]]:
     """The GD-Transformer of Duan & Zhao (EMNLP 2020) as a thinc model.
 
@@ -103,6 +105,13 @@ def build_gd_transformer_v2(
         be in the current text is unknown.
     ngram_dropout (float): With `ngram_vocab`, the share of the other
         characters and bigrams that training also shows as unknown.
+    holdout_folds (int): With `lexicon_holdout` / `ngram_holdout`: 0 =
+        leave-one-out over single docs; k >= 2 = block leave-out as well: the
+        training docs, in file order, are cut into k contiguous blocks, and
+        training hides from a doc every word / n-gram whose training
+        occurrences all lie in its block (rare words cluster in articles, so
+        this matches the unknown words of new text far better; see
+        `features.HoldoutFolds`). An n-gram then needs two blocks to be known.
     window (int): Longest span scored at once; longer lines are scored in
         overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
@@ -136,9 +145,11 @@ def build_gd_transformer_v2(
         raise ValueError(Errors.E027)
     if not 0.0 <= ngram_dropout < 1.0:
         raise ValueError(f"[E022] ngram_dropout must be in [0, 1), got {ngram_dropout}")
+    if holdout_folds < 0 or holdout_folds == 1:
+        raise ValueError(Errors.E029.format(value=holdout_folds))
     return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
                      lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab, ngram_holdout=ngram_holdout,
-                     ngram_dropout=ngram_dropout)
+                     ngram_dropout=ngram_dropout, holdout_folds=holdout_folds)
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v1")
@@ -186,7 +197,8 @@ def build_gd_transformer(
 
 def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
               lexicon_holdout: bool = False, ngram_vocab: bool = False,
-              ngram_holdout: bool = False, ngram_dropout: float = 0.0) -> Model[List[Doc], List[Floats2d]]:
+              ngram_holdout: bool = False, ngram_dropout: float = 0.0,
+              holdout_folds: int = 0) -> Model[List[Doc], List[Floats2d]]:
     """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
     from .nn import GDTransformerNet
 
@@ -224,6 +236,10 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
             NGRAM_VOCAB_ATTR: NgramVocab.empty() if ngram_vocab else None,
             "ngram_holdout": ngram_holdout,
             "ngram_dropout": ngram_dropout,
+            "holdout_folds": holdout_folds,
+            # the training docs' blocks, a features.HoldoutFolds (set by the
+            # segmenter's initialize when holdout_folds >= 2; training only)
+            HOLDOUT_FOLDS_ATTR: None,
         },
     )
 
@@ -240,11 +256,12 @@ def _deserialize_ngram_vocab(_: NgramVocab, value: bytes, name: str, model: Mode
 
 def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> None:
     """Record the characters and bigrams of the training docs as the model's
-    n-gram vocabulary (a no-op for a model without `ngram_vocab`)."""
+    n-gram vocabulary (a no-op for a model without `ngram_vocab`). Set the
+    model's `HoldoutFolds` first for block leave-out."""
     if model.attrs[NGRAM_VOCAB_ATTR] is None:
         return
     use_bigrams = model.attrs["bigrams"]
-    batches = []
+    batches, folds = [], []
     it = iter(docs)
     while True:
         part = list(islice(it, chunk))
@@ -252,7 +269,18 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
             break
         # no character classes here: they only choose the UNK keys, which are never counted
         batches.append(ngram_keys([d.to_array(ORTH) for d in part], [line_breaks(d) for d in part], use_bigrams))
-    model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(batches, model.attrs["ngram_holdout"])
+        folds.append(doc_folds(model, part))
+    model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
+        batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds
+    )
+
+
+def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:
+    """Each doc's training block for block leave-out (-1: none, or no blocks)."""
+    folds = model.attrs.get(HOLDOUT_FOLDS_ATTR)
+    if folds is None:
+        return numpy.full(len(docs), -1, dtype=numpy.int64)
+    return numpy.asarray([folds.fold(doc.text) for doc in docs], dtype=numpy.int64)
 
 
 _FORK_HANDLER = {"registered": False}
@@ -321,19 +349,20 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     max_len = model.attrs["lexicon_max_len"]
     # token texts, needed by the character classes and the dictionary features
     texts = [[t.text for t in doc] for doc in docs] if vocab is not None or max_len else []
+    folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
     feats = doc_features(
         orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
         doc_classes=None if vocab is None else [char_classes(tokens) for tokens in texts],
-        ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0,
+        ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0, doc_folds=folds,
     )
     if max_len:
         lexicon = model.attrs[LEXICON_ATTR]
         if lexicon is None:
             raise ValueError(Errors.E026)
         holdout = model.attrs[LEXICON_COUNTS_ATTR] if is_train and model.attrs["lexicon_holdout"] else None
-        for tokens, f in zip(texts, feats):
-            f.lexicon = lexicon_features(tokens, lexicon, max_len, holdout)
+        for tokens, f, fold in zip(texts, feats, folds):
+            f.lexicon = lexicon_features(tokens, lexicon, max_len, holdout, int(fold))
     outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
     windows = plan_windows(breaks, model.attrs["window"])
     callbacks = []

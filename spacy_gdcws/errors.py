@@ -38,3 +38,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."
     E027 = "ngram_holdout and ngram_dropout need ngram_vocab = true: there is nothing to hide without an n-gram vocabulary."
     E028 = "The model has an n-gram vocabulary (ngram_vocab = true) but it is empty: initialize the gdcws_segmenter (it records the training characters and bigrams) or load a trained one."
+    E029 = "holdout_folds must be 0 (leave-one-out over single docs) or at least 2 blocks, got {value}"

@@ -14,9 +14,10 @@ context anyway).
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Container, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
+from spacy.strings import get_string_id
 
 MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
 _SEED_STEP = numpy.uint64(0x9E3779B97F4A7C15)
@@ -104,15 +105,24 @@ class WordCounts:
     Not a dict on purpose: thinc serializes every msgpack-able model attr into
     the model's bytes, and the counts are only needed in training (they are
     recomputed by `initialize`). Picklable, so `nlp.pipe(n_process=...)` works.
+
+    local_folds (Optional[Mapping[str, int]]): With block leave-out
+        (`HoldoutFolds`), the block of each word whose training occurrences
+        all lie in one block.
     """
 
-    __slots__ = ("_counts",)
+    __slots__ = ("_counts", "_local_folds")
 
-    def __init__(self, counts: Mapping[str, int]) -> None:
+    def __init__(self, counts: Mapping[str, int], local_folds: Optional[Mapping[str, int]] = None) -> None:
         self._counts = dict(counts)
+        self._local_folds = dict(local_folds) if local_folds else {}
 
     def get(self, word: str, default: int = 0) -> int:
         return self._counts.get(word, default)
+
+    def fold_of(self, word: str) -> int:
+        """The block all of `word`'s training occurrences lie in, or -1."""
+        return self._local_folds.get(word, -1)
 
     def values(self) -> Iterable[int]:
         return self._counts.values()
@@ -121,8 +131,59 @@ class WordCounts:
         return len(self._counts)
 
 
+class HoldoutFolds:
+    """Contiguous blocks of the training docs, for block leave-out.
+
+    Leave-one-out over single docs shows the model far fewer unknown words
+    and in-word bigrams than new text brings: rare words cluster in the
+    articles about their topic. With `k` blocks of the training docs in file
+    order, training hides from a doc every word / n-gram whose training
+    occurrences all lie in the doc's own block, as a held-out stretch of text
+    would see them (SXU: 10.6% of in-word bigrams unknown, against 15.1% on
+    dev and 4.0% with leave-one-doc-out).
+
+    A doc is found by its text (a 64-bit hash); texts not seen by
+    `from_texts` get block -1 (plain leave-one-out). Training-only, like
+    `WordCounts`: not saved with the model.
+    """
+
+    __slots__ = ("k", "_blocks")
+
+    def __init__(self, k: int, blocks: Mapping[int, int]) -> None:
+        self.k = k
+        self._blocks = dict(blocks)
+
+    @classmethod
+    def from_texts(cls, texts: Sequence[str], k: int) -> "HoldoutFolds":
+        """Cut the texts, in order, into k blocks of (nearly) equal numbers of
+        docs; a text that occurs more than once keeps its first block."""
+        blocks: Dict[int, int] = {}
+        n = len(texts)
+        for i, text in enumerate(texts):
+            blocks.setdefault(text_key(text), i * k // max(n, 1))
+        return cls(k, blocks)
+
+    @staticmethod
+    def block_of_index(i: int, n: int, k: int) -> int:
+        """The block of the i-th of n docs (the rule `from_texts` uses)."""
+        return i * k // max(n, 1)
+
+    def fold(self, text: str) -> int:
+        """The block of a training doc's text, or -1 if it is not one."""
+        return self._blocks.get(text_key(text), -1)
+
+    def __len__(self) -> int:
+        return len(self._blocks)
+
+
+def text_key(text: str) -> int:
+    """A stable 64-bit key of a text (spaCy's string hash)."""
+    return get_string_id(text)
+
+
 def lexicon_features(tokens: Sequence[str], lexicon: Container[str], max_len: int,
-                     holdout_counts: Optional[Union[Mapping[str, int], WordCounts]] = None) -> numpy.ndarray:
+                     holdout_counts: Optional[Union[Mapping[str, int], WordCounts]] = None,
+                     fold: int = -1) -> numpy.ndarray:
     """Which lexicon words start and end at each token (pkuseg-style
     dictionary features; the lexicon is the training vocabulary, so they are
     closed-test legal).
@@ -149,11 +210,18 @@ def lexicon_features(tokens: Sequence[str], lexicon: Container[str], max_len: in
         for i in range(n_tokens - size + 1):
             piece = text[i : i + size] if single else "".join(tokens[i : i + size])
             if piece in lexicon:
-                if holdout_counts is not None and holdout_counts.get(piece, 0) <= text.count(piece):
+                if holdout_counts is not None and _held_out(holdout_counts, piece, text, fold):
                     continue
                 out[i, k] = 1.0
                 out[i + size - 1, width + k] = 1.0
     return out
+
+
+def _held_out(counts: Union[Mapping[str, int], WordCounts], word: str, text: str, fold: int) -> bool:
+    """Whether training hides a dictionary word from `text` (see `lexicon_features`)."""
+    if fold >= 0 and isinstance(counts, WordCounts) and counts.fold_of(word) == fold:
+        return True
+    return counts.get(word, 0) <= text.count(word)
 
 
 @dataclass
@@ -258,6 +326,12 @@ def _doc_counts(keys: NgramKeys) -> numpy.ndarray:
     return counts
 
 
+def _position_folds(keys: NgramKeys, doc_folds: numpy.ndarray) -> numpy.ndarray:
+    """Each doc's block repeated over its keys, in `keys.stacked()` order."""
+    per_char = numpy.repeat(numpy.asarray(doc_folds, dtype=numpy.int64), keys.lengths)
+    return numpy.tile(per_char, 3)
+
+
 class NgramVocab:
     """Which characters and bigrams the model has an embedding for.
 
@@ -271,35 +345,60 @@ class NgramVocab:
     n-grams in training about as often as in new text, and an n-gram counts as
     known only if it was visible in at least one training doc.
 
+    With block leave-out (`HoldoutFolds`), training also hides from a doc
+    every n-gram whose training occurrences all lie in the doc's block, and
+    an n-gram counts as known only if it occurs in two blocks or more.
+
     `known` (sorted uint64 keys) is saved with the model; the training
-    frequencies are only needed to train and are recomputed by `initialize`.
+    frequencies (and blocks) are only needed to train and are recomputed by
+    `initialize`.
     """
 
-    __slots__ = ("known", "_keys", "_counts")
+    __slots__ = ("known", "_keys", "_counts", "_folds")
 
     def __init__(self, known: numpy.ndarray, keys: Optional[numpy.ndarray] = None,
-                 counts: Optional[numpy.ndarray] = None) -> None:
+                 counts: Optional[numpy.ndarray] = None, folds: Optional[numpy.ndarray] = None) -> None:
         self.known = numpy.asarray(known, dtype=numpy.uint64)
         self._keys = keys
         self._counts = counts
+        # per key of `_keys`: the block all its occurrences lie in, or -1
+        self._folds = folds
 
     @classmethod
-    def from_keys(cls, docs: Sequence[NgramKeys], holdout: bool) -> "NgramVocab":
-        """Count the n-grams of training docs (one NgramKeys per batch)."""
-        pooled, visible = [], []
-        for k in docs:
+    def from_keys(cls, docs: Sequence[NgramKeys], holdout: bool,
+                  doc_folds: Optional[Sequence[numpy.ndarray]] = None) -> "NgramVocab":
+        """Count the n-grams of training docs (one NgramKeys per batch).
+
+        doc_folds (Optional[Sequence[numpy.ndarray]]): With `holdout`, the
+            training block of each doc of each batch (`HoldoutFolds`; -1 for
+            none), for block leave-out.
+        """
+        pooled, visible, pos_folds = [], [], []
+        for i, k in enumerate(docs):
             pooled.append(k.stacked())
             if holdout:
                 visible.append(_doc_counts(k))
+            if holdout and doc_folds is not None:
+                pos_folds.append(_position_folds(k, doc_folds[i]))
         all_keys = numpy.concatenate(pooled) if pooled else numpy.zeros(0, dtype=numpy.uint64)
         keys, inverse, counts = numpy.unique(all_keys, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(-1)
+        folds = None
         if holdout and len(all_keys):
-            in_doc = numpy.concatenate(visible)
-            seen = counts[inverse.reshape(-1)] > in_doc
+            seen = counts[inverse] > numpy.concatenate(visible)
+            if pos_folds:
+                where = numpy.concatenate(pos_folds)
+                low = numpy.full(len(keys), numpy.iinfo(numpy.int64).max, dtype=numpy.int64)
+                high = numpy.full(len(keys), -1, dtype=numpy.int64)
+                numpy.minimum.at(low, inverse, where)
+                numpy.maximum.at(high, inverse, where)
+                # a key seen in a doc outside every block (-1) is never block-local
+                folds = numpy.where((low == high) & (low >= 0), low, -1).astype(numpy.int32)
+                seen &= ~((folds[inverse] == where) & (where >= 0))
             known = numpy.unique(all_keys[seen])
         else:
             known = keys
-        return cls(known, keys, counts)
+        return cls(known, keys, counts, folds)
 
     @classmethod
     def empty(cls) -> "NgramVocab":
@@ -319,15 +418,21 @@ class NgramVocab:
         idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
         return table[idx] == keys, idx
 
-    def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0) -> NgramKeys:
+    def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0,
+              doc_folds: Optional[numpy.ndarray] = None) -> NgramKeys:
         """Replace unknown (and, with `holdout` in training, held-out) keys by
         their class's UNK key; in training, `dropout` also hides that share of
-        the remaining ones at random (numpy's global RNG, seeded by spaCy)."""
+        the remaining ones at random (numpy's global RNG, seeded by spaCy).
+        `doc_folds` (the training block of each doc, -1 for none) adds block
+        leave-out to `holdout`, where the vocabulary has blocks."""
         stacked = keys.stacked()
         if holdout and self.can_hold_out:
             found, idx = self._is_in(stacked, self._keys)
             train_counts = numpy.where(found, self._counts[idx], 0)
             hide = train_counts <= _doc_counts(keys)
+            if doc_folds is not None and self._folds is not None:
+                where = _position_folds(keys, doc_folds)
+                hide |= found & (where >= 0) & (self._folds[idx] == where)
         else:
             hide = ~self._is_in(stacked, self.known)[0]
         if dropout > 0:
@@ -342,7 +447,7 @@ class NgramVocab:
         return cls(numpy.frombuffer(data, dtype="<u8").astype(numpy.uint64))
 
     def __reduce__(self):
-        return (NgramVocab, (self.known, self._keys, self._counts))
+        return (NgramVocab, (self.known, self._keys, self._counts, self._folds))
 
 
 def doc_features(
@@ -356,19 +461,21 @@ def doc_features(
     holdout: bool = False,
     doc_classes: Optional[Sequence[numpy.ndarray]] = None,
     ngram_dropout: float = 0.0,
+    doc_folds: Optional[numpy.ndarray] = None,
 ) -> List[DocFeatures]:
     """Hash a whole batch of docs at once (one vectorised pass, then split).
 
     ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
         become UNK (of their character class, given `doc_classes`);
         `holdout` and `ngram_dropout` (training only) also hide the rare
-        ones and a random share of the others.
+        ones and a random share of the others; `doc_folds` (each doc's
+        training block, -1 for none) adds block leave-out to `holdout`.
     """
     if not doc_orths:
         return []
     keys = ngram_keys(doc_orths, doc_breaks, use_bigrams, doc_classes)
     if ngram_vocab is not None:
-        keys = ngram_vocab.apply(keys, holdout, ngram_dropout)
+        keys = ngram_vocab.apply(keys, holdout, ngram_dropout, doc_folds if holdout else None)
     chars = hash_rows(keys.chars, char_rows, char_seeds)
     if use_bigrams and len(keys.chars):
         left = hash_rows(keys.left, bigram_rows, char_seeds)

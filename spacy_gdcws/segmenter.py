@@ -1,6 +1,7 @@
 """The `gdcws_segmenter` pipeline component: merges character tokens into words."""
 import warnings
 from collections import Counter
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
@@ -16,9 +17,15 @@ from spacy.vocab import Vocab
 from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
-from .architectures import LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR, record_ngram_vocab
+from .architectures import (
+    HOLDOUT_FOLDS_ATTR,
+    LEXICON_ATTR,
+    LEXICON_COUNTS_ATTR,
+    QUANTIZED_ATTR,
+    record_ngram_vocab,
+)
 from .errors import Errors, Warnings
-from .features import WordCounts
+from .features import HoldoutFolds, WordCounts
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -218,17 +225,30 @@ class GDSegmenter(TrainablePipe):
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
         counts: Counter = Counter()
-        n_examples = 0
+        # first and last example of each word, for block leave-out
+        first: Dict[str, int] = {}
+        last: Dict[str, int] = {}
+        texts: List[str] = []
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
-            n_examples += 1
-            counts.update(t.text for t in eg.reference if not t.is_space)
-        if n_examples == 0:
+            words = [t.text for t in eg.reference if not t.is_space]
+            counts.update(words)
+            for word in words:
+                first.setdefault(word, len(texts))
+                last[word] = len(texts)
+            texts.append(eg.predicted.text)
+        if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
+        k = self.model.attrs.get("holdout_folds", 0)
+        local: Dict[str, int] = {}
+        if k >= 2:
+            self.model.attrs[HOLDOUT_FOLDS_ATTR] = HoldoutFolds.from_texts(texts, k)
+            block = partial(HoldoutFolds.block_of_index, n=len(texts), k=k)
+            local = {w: block(i) for w, i in first.items() if block(i) == block(last[w])}
         if LEXICON_COUNTS_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts)
+            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)

@@ -333,6 +333,66 @@ def test_ngram_vocab_needs_initialize_and_holdout_needs_vocab():
             config={"model": {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_holdout": True}})
 
 
+def test_holdout_folds_cut_the_training_docs_into_blocks():
+    from spacy_gdcws.features import HoldoutFolds
+
+    texts = ["甲", "乙", "丙", "丁", "甲"]
+    folds = HoldoutFolds.from_texts(texts, 2)
+    # 5 docs in 2 blocks: 0, 0, 0, 1, 1; a repeated text keeps its first block
+    assert [folds.fold(t) for t in texts] == [0, 0, 0, 1, 0]
+    assert [HoldoutFolds.block_of_index(i, 5, 2) for i in range(5)] == [0, 0, 0, 1, 1]
+    assert folds.fold("戊") == -1 and len(folds) == 4
+
+
+def test_block_leave_out_hides_ngrams_and_words_of_the_docs_own_block():
+    from spacy_gdcws.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, WordCounts, lexicon_features, ngram_keys
+
+    def keys(*texts):
+        return ngram_keys([numpy.array([ord(c) for c in t], dtype=numpy.uint64) for t in texts],
+                          [numpy.zeros(len(t), dtype=bool) for t in texts], True)
+
+    # block 0: 北京大学, 北京人; block 1: 上海人, 上海大学
+    train = keys("北京大学", "北京人", "上海人", "上海大学")
+    vocab = NgramVocab.from_keys([train], holdout=True, doc_folds=[numpy.array([0, 0, 1, 1])])
+    # 北京 occurs twice, but only in block 0: hidden there (leave-one-doc-out would show it)
+    view = vocab.apply(keys("北京大学"), holdout=True, doc_folds=numpy.array([0]))
+    assert view.chars.tolist() == [UNK_CHAR, UNK_CHAR, ord("大"), ord("学")]
+    assert view.right[0] == UNK_BIGRAM and view.right[2] == keys("大学").right[0]
+    # a doc outside the blocks (-1) gets plain leave-one-out: 北京 occurs in another doc
+    assert vocab.apply(keys("北京"), holdout=True, doc_folds=numpy.array([-1])).chars.tolist() == [ord("北"), ord("京")]
+    # known at test time = visible in some training doc: 大学 (two blocks), not 北京 (one)
+    test = vocab.apply(keys("北京大学"), holdout=False)
+    assert test.chars.tolist() == [UNK_CHAR, UNK_CHAR, ord("大"), ord("学")]
+    assert set(vocab.known.tolist()) >= set(keys("大学").chars.tolist())
+    # without blocks the same counts keep 北京 (it occurs in two docs)
+    plain = NgramVocab.from_keys([train], holdout=True)
+    assert plain.apply(keys("北京"), holdout=True).chars.tolist() == [ord("北"), ord("京")]
+    # dictionary words: hidden in their own block only
+    counts = WordCounts({"北京": 2, "大学": 2}, {"北京": 0})
+    assert counts.fold_of("北京") == 0 and counts.fold_of("大学") == -1
+    assert lexicon_features(list("北京大学"), {"北京", "大学"}, 2, counts, fold=0).tolist() == [
+        [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]
+    assert lexicon_features(list("北京大学"), {"北京", "大学"}, 2, counts, fold=1)[:, 0].tolist() == [1, 0, 1, 0]
+
+
+def test_segmenter_records_blocks_for_holdout_folds(sxu_sentences):
+    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_vocab": True,
+             "ngram_holdout": True, "lexicon_max_len": 3, "lexicon_holdout": True, "holdout_folds": 4}
+    nlp = train_pipeline(sxu_sentences, n_iter=2, model=model)
+    attrs = nlp.get_pipe("gdcws_segmenter").model.attrs
+    texts = ["".join(s.words) for s in sxu_sentences]
+    folds = attrs["holdout_blocks"]
+    assert [folds.fold(t) for t in texts] == [i * 4 // len(texts) for i in range(len(texts))]
+    # a word of the first sentence only is local to block 0
+    only_first = [w for w in sxu_sentences[0].words if all(w not in s.words for s in sxu_sentences[1:])]
+    assert only_first and attrs["lexicon_counts"].fold_of(only_first[0]) == 0
+    assert len(attrs["ngram_vocab"]) > 0
+    copy = pickle.loads(pickle.dumps(nlp))
+    assert [t.text for t in copy(texts[0])] == [t.text for t in nlp(texts[0])]
+    with pytest.raises(ValueError, match="E029"):
+        spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": {**model, "holdout_folds": 1}})
+
+
 def test_optimizer_averages_are_used_for_prediction(sxu_sentences):
     """thinc's PyTorchShim ignores Optimizer.averages (its keys are tuples); ours applies them."""
     from thinc.api import Adam
