@@ -1,4 +1,4 @@
-"""scripts/gpu_train.py: the budgeted train-and-evaluate driver (run here on CPU)."""
+"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU) and unknown_rates.py."""
 import importlib.util
 import json
 import subprocess
@@ -58,3 +58,27 @@ def test_gpu_train_script_trains_and_evaluates_on_cpu(tmp_path):
     assert "--training.max_steps 4" in log and "--components.segmenter.model.width 32" in log
     saved = (tmp_path / "work" / "ud_gsdsimp.tiny" / "model-best" / "config.cfg").read_text(encoding="utf8")
     assert "width = 32" in saved
+
+
+def test_unknown_rates_of_dev_leave_one_doc_out_and_blocks(tmp_path):
+    import spacy
+    from spacy.tokens import Doc, DocBin
+
+    spec = importlib.util.spec_from_file_location("unknown_rates", ROOT / "scripts" / "unknown_rates.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    vocab = spacy.blank("zh").vocab
+
+    def save(name, sentences):
+        docs = [Doc(vocab, words=words, spaces=[False] * len(words)) for words in sentences]
+        DocBin(docs=docs).to_disk(tmp_path / f"{name}.spacy")
+
+    save("train", [["北京", "大学"], ["北京", "人"], ["上海", "人"], ["上海", "大学"]])
+    save("dev", [["南京", "大学"]])
+    table = module.corpus_rates(tmp_path, blocks=2)
+    # dev: 南京 unknown, 京大 / 大学 known
+    assert table["dev"] == {"in_word_bigrams": 50.0, "boundary_bigrams": 0.0, "words": 50.0}
+    # every word and in-word bigram occurs in two docs; each boundary bigram in one
+    assert table["train_leave_one_doc_out"] == {"in_word_bigrams": 0.0, "boundary_bigrams": 100.0, "words": 0.0}
+    # blocks {doc 0, 1} and {doc 2, 3}: 北京 and 上海 lie in one block each, 大学 and 人 in both
+    assert table["train_2_blocks"] == {"in_word_bigrams": 66.67, "boundary_bigrams": 100.0, "words": 50.0}
