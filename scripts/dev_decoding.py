@@ -9,7 +9,8 @@ first model as dictionary):
 - with several models, the average of their gap logits (an ensemble), decoded greedily;
 - with `--transition-weights`, Viterbi over the gap labels of the first model (or the average):
   log P(gap label) from the model plus weight x log P(label | previous gap's label), the
-  transitions counted on the gold segmentation of corpus/CORPUS/train.spacy (closed-test legal).
+  transitions counted on the gold segmentation of corpus/CORPUS/train.spacy (closed-test legal):
+  what the segmenter does with `transition_weight` (`spacy_gdcws.decoding`).
 """
 import argparse
 from pathlib import Path
@@ -20,6 +21,7 @@ import spacy
 from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 
+from spacy_gdcws.decoding import transition_counts, transition_log_probs, viterbi
 from spacy_gdcws.scorer import score_segmentation
 from spacy_gdcws.segment import find_segmenter
 from spacy_gdcws.segmenter import forced_boundaries, gold_gaps, merge_words
@@ -37,35 +39,6 @@ def gap_logits(model: Path, texts: Sequence[str], batch_size: int = 64) -> List[
         for doc, scores in zip(docs, segmenter.predict(docs)):
             out.append(numpy.asarray(scores)[:, 0].astype("f") if len(doc) > 1 else numpy.zeros(0, "f"))
     return out
-
-
-def transition_log_probs(examples: Sequence[Example]) -> numpy.ndarray:
-    """log P(label of gap j+1 | label of gap j) over the gold gaps (add-one smoothed)."""
-    counts = numpy.ones((2, 2))
-    for eg in examples:
-        labels, mask = gold_gaps(eg)
-        both = mask[:-1] & mask[1:]
-        numpy.add.at(counts, (labels[:-1][both].astype(int), labels[1:][both].astype(int)), 1)
-    return numpy.log(counts / counts.sum(axis=1, keepdims=True))
-
-
-def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float) -> numpy.ndarray:
-    """Most likely boundary labels under the model's per-gap probabilities and the weighted transitions."""
-    n = len(logits)
-    if n == 0:
-        return numpy.zeros(0, dtype=bool)
-    emit = numpy.stack([-numpy.logaddexp(0.0, logits), -numpy.logaddexp(0.0, -logits)], axis=1)
-    score = emit[0].copy()
-    back = numpy.zeros((n, 2), dtype=int)
-    for j in range(1, n):
-        cand = score[:, None] + weight * log_trans
-        back[j] = cand.argmax(axis=0)
-        score = cand.max(axis=0) + emit[j]
-    labels = numpy.zeros(n, dtype=int)
-    labels[-1] = int(score.argmax())
-    for j in range(n - 1, 0, -1):
-        labels[j - 1] = back[j, labels[j]]
-    return labels.astype(bool)
 
 
 def score(nlp, golds: Sequence[Doc], logits: Sequence[numpy.ndarray], words: set,
@@ -103,7 +76,8 @@ def main() -> None:
         print(f"{'average of the gap logits':60s} {score(nlp, golds, base, words)}")
     if args.transition_weights:
         train = list(DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(vocab))
-        log_trans = transition_log_probs([Example(nlp.make_doc(d.text), d) for d in train if d.text])
+        counts = transition_counts(gold_gaps(Example(nlp.make_doc(d.text), d)) for d in train)
+        log_trans = transition_log_probs(counts)
         for weight in args.transition_weights:
             label = f"Viterbi, transition weight {weight}"
             print(f"{label:60s} {score(nlp, golds, base, words, log_trans, weight)}")

@@ -4,7 +4,7 @@ from collections import Counter
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy
 import srsly
@@ -25,6 +25,7 @@ from .architectures import (
     record_ngram_vocab,
 )
 from .errors import Errors, Warnings
+from .decoding import transition_counts, transition_log_probs, viterbi
 from .features import HoldoutFolds, WordCounts
 
 DEFAULT_MODEL_CONFIG = """
@@ -65,21 +66,27 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
     default_config={
         "model": DEFAULT_MODEL,
         "threshold": 0.5,
+        "transition_weight": 0.0,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
     retokenizes=True,
 )
 def make_segmenter(
-    nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], threshold: float, scorer: Optional[Callable]
+    nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], threshold: float, scorer: Optional[Callable],
+    transition_weight: float = 0.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
     model (Model[List[Doc], List[Floats2d]]): Gap-scoring model.
     threshold (float): A gap is a word boundary if sigmoid(score) > threshold.
     scorer (Optional[Callable]): Scoring function (token P/R/F, OOV and IV recall).
+    transition_weight (float): 0 = greedy decoding (each gap on its own);
+        > 0 = Viterbi decoding with this weight on the gap-label transitions
+        of the training data (`spacy_gdcws.decoding`; choose it on dev).
     """
-    return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer)
+    return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
+                       transition_weight=transition_weight)
 
 
 class GDSegmenter(TrainablePipe):
@@ -99,6 +106,7 @@ class GDSegmenter(TrainablePipe):
         *,
         threshold: float = 0.5,
         scorer: Optional[Callable] = None,
+        transition_weight: float = 0.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -106,7 +114,10 @@ class GDSegmenter(TrainablePipe):
         self.model = model
         self.name = name
         self.scorer = scorer
-        self.cfg: Dict[str, float] = {"threshold": threshold}
+        # cfg is saved with the component: the threshold and the training data's
+        # gap-label transition counts ("transitions", recorded by initialize)
+        self.cfg: Dict[str, Any] = {"threshold": threshold}
+        self.transition_weight = transition_weight
         self.train_words = set()
 
     @property
@@ -132,6 +143,19 @@ class GDSegmenter(TrainablePipe):
         self.cfg["threshold"] = value
 
     @property
+    def transition_weight(self) -> float:
+        """Weight of the gap-label transitions in decoding (0 = greedy). Set by
+        the config (`spacy.load(path, config={"components": {NAME:
+        {"transition_weight": 1.0}}})`) or on the loaded component."""
+        return self._transition_weight
+
+    @transition_weight.setter
+    def transition_weight(self, value: float) -> None:
+        if not value >= 0.0:
+            raise ValueError(Errors.E030.format(value=value))
+        self._transition_weight = float(value)
+
+    @property
     def labels(self) -> Tuple[str, ...]:
         return tuple()
 
@@ -155,14 +179,22 @@ class GDSegmenter(TrainablePipe):
 
     def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
         """Where words end: the final scorer's logit above the threshold's
-        logit, or a gap next to whitespace.
+        logit (with `transition_weight`: the Viterbi path), or a gap next to
+        whitespace.
 
         doc (Doc): A character doc with at least 2 tokens.
         doc_scores (Floats2d): Its scores from `predict`.
         RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
         """
         cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
-        return (numpy.asarray(doc_scores)[:, 0] > cut) | forced_boundaries(doc)
+        logits = numpy.asarray(doc_scores)[:, 0] - cut
+        forced = forced_boundaries(doc)
+        if self.transition_weight == 0.0:
+            return (logits > 0) | forced
+        counts = self.cfg.get("transitions")
+        if counts is None:
+            raise ValueError(Errors.E031.format(name=self.name))
+        return viterbi(logits, transition_log_probs(numpy.asarray(counts)), self.transition_weight, forced)
 
     def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """Binary cross-entropy over the gold gaps, summed over the score columns
@@ -229,9 +261,11 @@ class GDSegmenter(TrainablePipe):
         first: Dict[str, int] = {}
         last: Dict[str, int] = {}
         texts: List[str] = []
+        gold = []
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
+            gold.append(gold_gaps(eg))
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -241,6 +275,7 @@ class GDSegmenter(TrainablePipe):
         if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
+        self.cfg["transitions"] = transition_counts(gold).tolist()
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         if k >= 2:
@@ -252,6 +287,14 @@ class GDSegmenter(TrainablePipe):
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
+
+    def record_transitions(self, examples: Iterable[Example]) -> None:
+        """Count the gap-label transitions of gold examples, for Viterbi
+        decoding (`initialize` does this with the training data; this is for
+        pipelines trained before it did)."""
+        self.cfg["transitions"] = transition_counts(
+            gold_gaps(eg) for eg in examples if _has_known_spaces(eg)
+        ).tolist()
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""

@@ -1,4 +1,4 @@
-"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU), unknown_rates.py, dev_decoding.py."""
+"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU) and unknown_rates.py."""
 import importlib.util
 import json
 import subprocess
@@ -83,16 +83,3 @@ def test_unknown_rates_of_dev_leave_one_doc_out_and_blocks(tmp_path):
     # blocks {doc 0, 1} and {doc 2, 3}: 北京 and 上海 lie in one block each, 大学 and 人 in both
     assert table["train_2_blocks"] == {"in_word_bigrams": 66.67, "boundary_bigrams": 100.0, "words": 50.0}
 
-
-def test_dev_decoding_viterbi_is_greedy_without_transitions_and_follows_them_with():
-    import numpy
-
-    spec = importlib.util.spec_from_file_location("dev_decoding", ROOT / "scripts" / "dev_decoding.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    logits = numpy.array([2.0, -0.3, 0.2, -3.0, 0.1], dtype="f")
-    # alternating labels are likely: log P(next | previous)
-    log_trans = numpy.log(numpy.array([[0.1, 0.9], [0.9, 0.1]]))
-    assert module.viterbi(logits, log_trans, 0.0).tolist() == (logits > 0).tolist()
-    assert module.viterbi(logits, log_trans, 5.0).tolist() == [True, False, True, False, True]
-    assert module.viterbi(numpy.zeros(0, dtype="f"), log_trans, 1.0).tolist() == []

@@ -8,6 +8,7 @@ import typer
 from wasabi import msg
 
 from ..evaluate import evaluate_segmenter
+from ..segment import find_segmenter
 from ._app import app
 
 
@@ -23,13 +24,21 @@ def evaluate_cli(
     name: str = typer.Option("", "--name", help="Label stored in the JSON (corpus/model)"),
     batch_size: int = typer.Option(256, "--batch-size", "-b"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
+    transition_weight: Optional[float] = typer.Option(
+        None, "--transition-weight", help="Decode with this gap-label transition weight (chosen on dev; default: the pipeline's)"
+    ),
 ) -> None:
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     nlp = spacy.load(model)
+    settings = {}
+    if transition_weight is not None:
+        segmenter = nlp.get_pipe(find_segmenter(nlp))
+        segmenter.transition_weight = transition_weight
+        settings["transition_weight"] = transition_weight
     result = evaluate_segmenter(nlp, gold, dictionary, pred_output, raw, perl_script, batch_size)
-    result = {"name": name, "model": model, "gold": str(gold), **result}
+    result = {"name": name, "model": model, "gold": str(gold), **settings, **result}
     output.parent.mkdir(parents=True, exist_ok=True)
     srsly.write_json(output, result)
     figures = result["official"] or result["python"]

@@ -1,0 +1,98 @@
+"""spacy_gdcws.decoding and the segmenter's transition_weight."""
+import itertools
+
+import numpy
+import pytest
+import spacy
+
+from spacy_gdcws.decoding import transition_counts, transition_log_probs, viterbi
+
+from .conftest import SMALL_MODEL, make_examples, train_pipeline
+
+
+def _best_by_enumeration(logits, log_trans, weight, forced):
+    """The highest-scoring labelling, by trying all of them."""
+    best, best_score = None, -numpy.inf
+    for labels in itertools.product([0, 1], repeat=len(logits)):
+        if any(f and not y for f, y in zip(forced, labels)):
+            continue
+        score = sum(-numpy.logaddexp(0.0, -l) if y else -numpy.logaddexp(0.0, l) for l, y in zip(logits, labels))
+        score += weight * sum(log_trans[a, b] for a, b in zip(labels[:-1], labels[1:]))
+        if score > best_score:
+            best, best_score = labels, score
+    return [bool(y) for y in best]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viterbi_finds_the_best_labelling(seed):
+    rng = numpy.random.default_rng(seed)
+    n = int(rng.integers(1, 9))
+    logits = rng.normal(0.0, 2.0, n)
+    log_trans = transition_log_probs(rng.integers(0, 50, (2, 2)))
+    forced = rng.random(n) < 0.2
+    for weight in (0.0, 0.7, 3.0):
+        got = viterbi(logits, log_trans, weight, forced).tolist()
+        assert got == _best_by_enumeration(logits, log_trans, weight, forced)
+    # weight 0 is greedy decoding
+    assert viterbi(logits, log_trans, 0.0).tolist() == (logits > 0).tolist()
+
+
+def test_transitions_count_masked_gap_pairs_only():
+    labels = numpy.array([0, 1, 0, 1, 1], dtype="f")
+    mask = numpy.array([True, True, True, False, True])
+    counts = transition_counts([(labels, mask), (numpy.zeros(1, "f"), numpy.ones(1, bool))])
+    # pairs (0,1), (1,0) count; (0,1) and (1,1) touch the masked gap 3
+    assert counts.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+    probs = numpy.exp(transition_log_probs(counts))
+    assert numpy.allclose(probs.sum(axis=1), 1.0) and probs[0, 1] == pytest.approx(2 / 3)
+    assert viterbi(numpy.zeros(0), transition_log_probs(counts), 1.0).tolist() == []
+
+
+def test_segmenter_decodes_with_transitions(sxu_sentences, tmp_path):
+    nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    counts = numpy.asarray(seg.cfg["transitions"])
+    assert counts.shape == (2, 2) and counts.sum() > 50
+    text = "".join(sxu_sentences[7].words) + " 我爱北京天安门。"
+    greedy = [t.text for t in nlp(text)]
+    seg.transition_weight = 50.0
+    doc = nlp(text)
+    assert doc.text == text
+    logits = seg.predict([nlp.make_doc(text)])[0][:, 0]
+    chars = nlp.make_doc(text)
+    from spacy_gdcws.segmenter import forced_boundaries
+
+    expected = viterbi(logits, transition_log_probs(counts), 50.0, forced_boundaries(chars))
+    assert [t.text for t in doc] == _words(chars, expected)
+    assert [t.text for t in doc] != greedy  # a heavy prior changes this untrained model's words
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"transition_weight": 50.0}}})
+    assert loaded.get_pipe("gdcws_segmenter").cfg["transitions"] == seg.cfg["transitions"]
+    assert [t.text for t in loaded(text)] == [t.text for t in doc]
+    assert [t.text for t in spacy.load(tmp_path / "p")(text)] == greedy
+
+
+def _words(doc, boundaries):
+    out, start = [], 0
+    for j, end in enumerate(list(boundaries) + [True]):
+        if end:
+            out.append(doc[start : j + 1].text)
+            start = j + 1
+    return out
+
+
+def test_transition_weight_errors(sxu_sentences):
+    nlp = spacy.blank("zh")
+    with pytest.raises(ValueError, match="E030"):
+        nlp.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL, "transition_weight": -1.0})
+    nlp = train_pipeline(sxu_sentences[:2], n_iter=1)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    del seg.cfg["transitions"]
+    seg.transition_weight = 1.0
+    with pytest.raises(ValueError, match="E031"):
+        nlp("我爱北京天安门")
+    seg.record_transitions([])
+    assert seg.cfg["transitions"] == [[0.0, 0.0], [0.0, 0.0]]
+    assert nlp("我爱北京").text == "我爱北京"  # no counts: uniform transitions, still decodes
+    seg.record_transitions(make_examples(nlp, sxu_sentences[:2]))
+    assert sum(map(sum, seg.cfg["transitions"])) > 10
