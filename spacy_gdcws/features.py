@@ -158,9 +158,8 @@ class HoldoutFolds:
         """Cut the texts, in order, into k blocks of (nearly) equal numbers of
         docs; a text that occurs more than once keeps its first block."""
         blocks: Dict[int, int] = {}
-        n = len(texts)
         for i, text in enumerate(texts):
-            blocks.setdefault(text_key(text), i * k // max(n, 1))
+            blocks.setdefault(text_key(text), cls.block_of_index(i, len(texts), k))
         return cls(k, blocks)
 
     @staticmethod
