@@ -261,11 +261,11 @@ class GDSegmenter(TrainablePipe):
         first: Dict[str, int] = {}
         last: Dict[str, int] = {}
         texts: List[str] = []
-        gold = []
+        transitions = numpy.zeros((2, 2))
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
-            gold.append(gold_gaps(eg))
+            transitions += transition_counts([gold_gaps(eg)])
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -275,7 +275,7 @@ class GDSegmenter(TrainablePipe):
         if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
-        self.cfg["transitions"] = transition_counts(gold).tolist()
+        self.cfg["transitions"] = transitions.tolist()
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         if k >= 2:
