@@ -1,17 +1,19 @@
 """Decoding experiments on the dev split, from the models' gap logits (dev only).
 
     python scripts/dev_decoding.py zx training/zx.default/model-best training/exp/zx.folds10/model-best \
-        --transition-weights 0.25 0.5 1.0
+        --transition-weights 0 0.5 1.0 --tag-prior-weights 0 0.5 1.0
 
 Scores on corpus/CORPUS/dev.spacy (token P/R/F, OOV and IV recall, each segmenter's training
 vocabulary as dictionary), always through `GDSegmenter.boundaries`:
 - each model with its own greedy threshold decoding (what the pipeline does);
 - with several models, the average of their gap logits (an ensemble), decoded greedily by the
   first model's segmenter;
-- with `--transition-weights`, Viterbi over the gap labels of the first model (or the average):
-  log P(gap label) from the model plus weight x log P(label | previous gap's label), the
-  transitions counted on the gold segmentation of corpus/CORPUS/train.spacy (closed-test legal):
-  what the segmenter does with `transition_weight` (`spacy_gdcws.decoding`).
+- with `--transition-weights` and / or `--tag-prior-weights`, Viterbi over the gap labels of the
+  first model (or the average), for every pair of weights: log P(gap label) from the model plus
+  weight x log P(label | previous gap's label) plus weight x each character's tag score (how its
+  two gaps go together), both counted on the gold segmentation of corpus/CORPUS/train.spacy
+  (closed-test legal): what the segmenter does with `transition_weight` and `tag_prior_weight`
+  (`spacy_gdcws.decoding`). A missing list means weight 0.
 """
 import argparse
 from pathlib import Path
@@ -58,12 +60,13 @@ def main() -> None:
     parser.add_argument("corpus")
     parser.add_argument("models", nargs="+", type=Path)
     parser.add_argument("--transition-weights", nargs="*", type=float, default=[])
+    parser.add_argument("--tag-prior-weights", nargs="*", type=float, default=[])
     parser.add_argument("--corpus-dir", type=Path, default=ROOT / "corpus")
     args = parser.parse_args()
     pipelines = [spacy.load(model) for model in args.models]
     segmenters = [pipeline.get_pipe(find_segmenter(pipeline)) for pipeline in pipelines]
     for one in segmenters:
-        one.transition_weight = 0.0
+        one.transition_weight = one.tag_prior_weight = 0.0
     nlp, segmenter = pipelines[0], segmenters[0]
     golds = list(DocBin().from_disk(args.corpus_dir / args.corpus / "dev.spacy").get_docs(nlp.vocab))
     texts = [g.text for g in golds]
@@ -74,13 +77,17 @@ def main() -> None:
     if len(all_logits) > 1:
         base = [numpy.mean(parts, axis=0) for parts in zip(*all_logits)]
         print(f"{'average of the gap logits':60s} {score(nlp, segmenter, golds, base)}")
-    if args.transition_weights:
+    if args.transition_weights or args.tag_prior_weights:
         train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)
         segmenter.record_transitions(Example(nlp.make_doc(d.text), d) for d in train)
-        for weight in args.transition_weights:
-            segmenter.transition_weight = weight
-            label = f"Viterbi, transition weight {weight}"
-            print(f"{label:60s} {score(nlp, segmenter, golds, base)}")
+        for weight in args.transition_weights or [0.0]:
+            for tag_weight in args.tag_prior_weights or [0.0]:
+                if weight == tag_weight == 0.0:
+                    continue
+                segmenter.transition_weight = weight
+                segmenter.tag_prior_weight = tag_weight
+                label = f"Viterbi, transition weight {weight}, tag prior weight {tag_weight}"
+                print(f"{label:60s} {score(nlp, segmenter, golds, base)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
-"""Record the gap-label transitions of a training file in a pipeline trained before
-`gdcws_segmenter.initialize` recorded them (needed for `transition_weight` > 0).
+"""Record the gap-label transitions and the characters' word-position tags of a training file
+in a pipeline trained before `gdcws_segmenter.initialize` recorded them (needed for
+`transition_weight` / `tag_prior_weight` > 0).
 
     python scripts/record_transitions.py training/exp/zx.folds10/model-best corpus/zx/train.spacy \
         training/exp/zx.folds10/model-best-transitions
 
-The counts are those `initialize` records: pairs of neighbouring gold gaps of the training docs.
+The counts are those `initialize` records: pairs of neighbouring gold gaps of the training docs,
+and per character the pair of gold gaps around it.
 """
 import argparse
 from pathlib import Path
@@ -27,7 +29,7 @@ def main() -> None:
     gold = DocBin().from_disk(args.train).get_docs(nlp.vocab)
     segmenter.record_transitions(Example(nlp.make_doc(doc.text), doc) for doc in gold)
     nlp.to_disk(args.output)
-    print(f"{args.output}: transitions {segmenter.cfg['transitions']}")
+    print(f"{args.output}: transitions {segmenter.cfg['transitions']}, tags of {len(segmenter.cfg['tags'])} characters")
 
 
 if __name__ == "__main__":

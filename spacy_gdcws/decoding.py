@@ -1,13 +1,23 @@
-"""Decoding gap scores into word boundaries: greedy, or Viterbi with a transition prior.
+"""Decoding gap scores into word boundaries: greedy, or Viterbi with priors from the training data.
 
-The model scores every gap on its own. Viterbi decoding adds, with a weight, the log
-probability of each gap's label given the previous gap's label, counted on the gold
-segmentation of the training data (closed-test legal, like a CRF's transition weights): it
-favours the word lengths of the training data, e.g. it joins two unknown characters into a word
-more readily. Whether it helps depends on the corpus, so the weight is chosen on dev
+The model scores every gap on its own. Viterbi decoding adds, each with a weight, two priors
+counted on the gold segmentation of the training data (closed-test legal, like a CRF's
+transition weights):
+
+- transitions: the log probability of each gap's label given the previous gap's label; it
+  favours the word lengths of the training data;
+- character tags: for every character, how the labels of the two gaps around it go together in
+  the training data, i.e. its word-position tag (B, M, E or S: begins, is inside, ends a word or
+  is one): the pointwise mutual information log P(left, right | c) - log P(left | c) -
+  log P(right | c), smoothed towards all characters' counts. It adds only what per-gap scores
+  cannot express, the dependence between the two gaps: a character that is mostly B or E (rarely
+  S or M) makes the decoder keep exactly one of its two gaps, so an unknown two-character word
+  whose characters are mostly word-initial / word-final is kept whole.
+
+Whether they help depends on the corpus, so the weights are chosen on dev
 (`scripts/dev_decoding.py`; 0 = greedy, the default).
 """
-from typing import Iterable, List, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
@@ -39,18 +49,90 @@ def transition_log_probs(counts: numpy.ndarray) -> numpy.ndarray:
     return numpy.log(smoothed / smoothed.sum(axis=1, keepdims=True))
 
 
+# tags of a character by the labels of its (left, right) gaps, index 2 * left + right
+TAGS = ("M", "E", "B", "S")
+# pseudo-counts that pull a character's tag distribution towards all characters' one
+TAG_SMOOTHING = 2.0
+
+
+def tag_counts(docs: Iterable[Tuple[Sequence[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]]) -> Dict[str, List[float]]:
+    """Counts of each character's word-position tag (`TAGS`) over gold gaps.
+
+    docs: (token texts, labels, mask, forced) per doc: the labels and mask of
+        its gaps as `segmenter.gold_gaps` gives them, and the gaps that are
+        boundaries anyway (`segmenter.forced_boundaries`, next to whitespace).
+        The doc's start and end count as boundaries; a token is counted when
+        both its gaps are known (gold, forced or an edge), whitespace never.
+    RETURNS (Dict[str, List[float]]): Four counts per character, in `TAGS` order.
+    """
+    counts: Dict[str, numpy.ndarray] = {}
+    for tokens, labels, mask, forced in docs:
+        n = len(tokens)
+        if n == 0:
+            continue
+        # labels of the n + 1 boundaries around the tokens: -1 = unknown
+        known = numpy.full(n + 1, -1, dtype=numpy.int64)
+        known[0] = known[n] = 1
+        if n > 1:
+            inner = numpy.where(numpy.asarray(mask, dtype=bool), numpy.asarray(labels) > 0.5, -1).astype(numpy.int64)
+            inner[numpy.asarray(forced, dtype=bool)] = 1
+            known[1:n] = inner
+        for j in numpy.flatnonzero((known[:-1] >= 0) & (known[1:] >= 0)).tolist():
+            token = tokens[j]
+            if token.isspace():
+                continue
+            row = counts.get(token)
+            if row is None:
+                row = counts[token] = numpy.zeros(4)
+            row[2 * known[j] + known[j + 1]] += 1.0
+    return {token: row.tolist() for token, row in counts.items()}
+
+
+def tag_pmi(counts: Mapping[str, Sequence[float]], smoothing: float = TAG_SMOOTHING) -> Tuple[Dict[str, numpy.ndarray], numpy.ndarray]:
+    """Pointwise mutual information of the two gap labels around each character.
+
+    counts: `tag_counts`. smoothing (> 0): a character's tag distribution is smoothed with
+        `smoothing` pseudo-counts spread as all characters' distribution (itself
+        add-one smoothed), which is what an unknown character gets.
+    RETURNS: float64 (2, 2) log P(left, right | c) - log P(left | c) - log P(right | c)
+        per character ([left, right]), and the same for an unknown character.
+    """
+    rows = numpy.asarray(list(counts.values()), dtype=numpy.float64).reshape(-1, 4)
+    overall = rows.sum(axis=0) + 1.0
+    overall /= overall.sum()
+
+    def pmi(joint: numpy.ndarray) -> numpy.ndarray:
+        joint = joint.reshape(2, 2)
+        return numpy.log(joint) - numpy.log(joint.sum(axis=1, keepdims=True)) - numpy.log(joint.sum(axis=0, keepdims=True))
+
+    table = {}
+    for char, row in counts.items():
+        row = numpy.asarray(row, dtype=numpy.float64)
+        table[char] = pmi((row + smoothing * overall) / (row.sum() + smoothing))
+    return table, pmi(overall)
+
+
+def tag_potentials(tokens: Sequence[str], table: Mapping[str, numpy.ndarray], unknown: numpy.ndarray) -> numpy.ndarray:
+    """(len(tokens), 2, 2) `tag_pmi` rows of a doc's tokens, for `viterbi`'s `pairs`."""
+    return numpy.stack([table.get(token, unknown) for token in tokens]) if len(tokens) else numpy.zeros((0, 2, 2))
+
+
 def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
-            forced: Sequence[bool] = ()) -> numpy.ndarray:
+            forced: Sequence[bool] = (), pairs: Optional[numpy.ndarray] = None) -> numpy.ndarray:
     """The most likely boundary labels of a doc's gaps.
 
     Score of a labelling: sum over gaps of log sigmoid(+-logit) (the model's
-    probability of the label) plus `weight` x log_trans[previous, next].
+    probability of the label) plus `weight` x log_trans[previous, next], plus,
+    with `pairs`, pairs[j][label left of token j, label right of token j] for
+    every token (the doc's start and end are boundaries).
 
     logits (numpy.ndarray): (n,) boundary logits, already shifted by the
         threshold's logit (so that weight 0 gives `logits > 0`).
     log_trans (numpy.ndarray): (2, 2) log P(next | previous).
     weight (float): Weight of the transitions (>= 0).
     forced (Sequence[bool]): Gaps that are boundaries whatever the scores say.
+    pairs (Optional[numpy.ndarray]): (n + 1, 2, 2) scores of the labels of the
+        two gaps around each token, already weighted (`tag_potentials`).
     RETURNS (numpy.ndarray): bool (n,), True = a word ends at the gap.
     """
     logits = numpy.asarray(logits, dtype=numpy.float64)
@@ -62,10 +144,22 @@ def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
     if len(forced):
         for j in numpy.flatnonzero(numpy.asarray(forced, dtype=bool)).tolist():
             emit_in[j] = -numpy.inf
-    (t00, t01), (t10, t11) = (weight * numpy.asarray(log_trans, dtype=numpy.float64)).tolist()
+    trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)
+    if pairs is None:
+        steps: Sequence[Tuple[float, float, float, float]] = [tuple(trans.ravel().tolist())] * n
+    else:
+        pairs = numpy.asarray(pairs, dtype=numpy.float64)
+        # the first token's left gap and the last token's right gap are boundaries
+        emit_in[0] += pairs[0, 1, 0]
+        emit_end[0] += pairs[0, 1, 1]
+        emit_in[n - 1] += pairs[n, 0, 1]
+        emit_end[n - 1] += pairs[n, 1, 1]
+        steps = [tuple(row) for row in (pairs[:n] + trans).reshape(n, 4).tolist()]
     s0, s1 = emit_in[0], emit_end[0]
     from_end = bytearray(n)  # per gap and label: was the best previous label 1?
     for j in range(1, n):
+        # token j lies between gaps j - 1 and j
+        t00, t01, t10, t11 = steps[j]
         a0, b0 = s0 + t00, s1 + t10
         a1, b1 = s0 + t01, s1 + t11
         from_end[j] = (b0 > a0) | ((b1 > a1) << 1)

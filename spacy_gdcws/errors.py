@@ -39,5 +39,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E027 = "ngram_holdout and ngram_dropout need ngram_vocab = true: there is nothing to hide without an n-gram vocabulary."
     E028 = "The model has an n-gram vocabulary (ngram_vocab = true) but it is empty: initialize the gdcws_segmenter (it records the training characters and bigrams) or load a trained one."
     E029 = "holdout_folds must be 0 (leave-one-out over single docs) or at least 2 blocks, got {value}"
-    E030 = "transition_weight must be >= 0 (0 = greedy decoding), got {value}"
-    E031 = "The segmenter {name!r} has no gap-label transitions (pipelines trained before they were recorded): set transition_weight = 0, or record them with `GDSegmenter.record_transitions(examples)`."
+    E030 = "{name} must be >= 0 (0 = off; both weights 0 = greedy decoding), got {value}"
+    E031 = "The segmenter {name!r} has no {key!r} counts for Viterbi decoding (pipelines trained before they were recorded): set transition_weight and tag_prior_weight to 0, or record them with `GDSegmenter.record_transitions(examples)`."

@@ -25,7 +25,7 @@ from .architectures import (
     record_ngram_vocab,
 )
 from .errors import Errors, Warnings
-from .decoding import transition_counts, transition_log_probs, viterbi
+from .decoding import tag_counts, tag_pmi, tag_potentials, transition_counts, transition_log_probs, viterbi
 from .features import HoldoutFolds, WordCounts
 
 DEFAULT_MODEL_CONFIG = """
@@ -67,6 +67,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "model": DEFAULT_MODEL,
         "threshold": 0.5,
         "transition_weight": 0.0,
+        "tag_prior_weight": 0.0,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -75,6 +76,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 def make_segmenter(
     nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], threshold: float, scorer: Optional[Callable],
     transition_weight: float = 0.0,
+    tag_prior_weight: float = 0.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -84,9 +86,13 @@ def make_segmenter(
     transition_weight (float): 0 = greedy decoding (each gap on its own);
         > 0 = Viterbi decoding with this weight on the gap-label transitions
         of the training data (`spacy_gdcws.decoding`; choose it on dev).
+    tag_prior_weight (float): > 0 = Viterbi decoding with this weight on each
+        character's word-position tags (B/M/E/S) in the training data: how the
+        two gaps around it go together (`spacy_gdcws.decoding`; choose it on dev).
+        Both weights 0 = greedy decoding.
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
-                       transition_weight=transition_weight)
+                       transition_weight=transition_weight, tag_prior_weight=tag_prior_weight)
 
 
 class GDSegmenter(TrainablePipe):
@@ -107,6 +113,7 @@ class GDSegmenter(TrainablePipe):
         threshold: float = 0.5,
         scorer: Optional[Callable] = None,
         transition_weight: float = 0.0,
+        tag_prior_weight: float = 0.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -115,9 +122,13 @@ class GDSegmenter(TrainablePipe):
         self.name = name
         self.scorer = scorer
         # cfg is saved with the component: the threshold and the training data's
-        # gap-label transition counts ("transitions", recorded by initialize)
+        # gap-label transition counts ("transitions") and characters' tag counts
+        # ("tags"), both recorded by initialize
         self.cfg: Dict[str, Any] = {"threshold": threshold}
         self.transition_weight = transition_weight
+        self.tag_prior_weight = tag_prior_weight
+        # decoding priors computed from the counts in cfg, with the counts they came from
+        self._priors: Dict[str, Tuple[Any, Any]] = {}
         self.train_words = set()
 
     @property
@@ -152,8 +163,20 @@ class GDSegmenter(TrainablePipe):
     @transition_weight.setter
     def transition_weight(self, value: float) -> None:
         if not value >= 0.0:
-            raise ValueError(Errors.E030.format(value=value))
+            raise ValueError(Errors.E030.format(name="transition_weight", value=value))
         self._transition_weight = float(value)
+
+    @property
+    def tag_prior_weight(self) -> float:
+        """Weight of the characters' word-position tags in decoding (0 = off);
+        set like `transition_weight`."""
+        return self._tag_prior_weight
+
+    @tag_prior_weight.setter
+    def tag_prior_weight(self, value: float) -> None:
+        if not value >= 0.0:
+            raise ValueError(Errors.E030.format(name="tag_prior_weight", value=value))
+        self._tag_prior_weight = float(value)
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -179,8 +202,8 @@ class GDSegmenter(TrainablePipe):
 
     def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
         """Where words end: the final scorer's logit above the threshold's
-        logit (with `transition_weight`: the Viterbi path), or a gap next to
-        whitespace.
+        logit (with `transition_weight` or `tag_prior_weight`: the Viterbi
+        path), or a gap next to whitespace.
 
         doc (Doc): A character doc with at least 2 tokens.
         doc_scores (Floats2d): Its scores from `predict`.
@@ -189,12 +212,26 @@ class GDSegmenter(TrainablePipe):
         cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
         logits = numpy.asarray(doc_scores)[:, 0] - cut
         forced = forced_boundaries(doc)
-        if self.transition_weight == 0.0:
+        if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
             return (logits > 0) | forced
-        counts = self.cfg.get("transitions")
+        log_trans = numpy.zeros((2, 2))
+        if self.transition_weight > 0.0:
+            log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
+        pairs = None
+        if self.tag_prior_weight > 0.0:
+            table, unknown = self._prior("tags", tag_pmi)
+            pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], table, unknown)
+        return viterbi(logits, log_trans, self.transition_weight, forced, pairs)
+
+    def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
+        """`compute(self.cfg[key])`, computed again only when those counts change."""
+        counts = self.cfg.get(key)
         if counts is None:
-            raise ValueError(Errors.E031.format(name=self.name))
-        return viterbi(logits, transition_log_probs(numpy.asarray(counts)), self.transition_weight, forced)
+            raise ValueError(Errors.E031.format(name=self.name, key=key))
+        cached = self._priors.get(key)
+        if cached is None or cached[0] is not counts:
+            cached = self._priors[key] = (counts, compute(counts))
+        return cached[1]
 
     def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """Binary cross-entropy over the gold gaps, summed over the score columns
@@ -262,10 +299,14 @@ class GDSegmenter(TrainablePipe):
         last: Dict[str, int] = {}
         texts: List[str] = []
         transitions = numpy.zeros((2, 2))
+        tags: Dict[str, numpy.ndarray] = {}
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
-            transitions += transition_counts([gold_gaps(eg)])
+            gaps = gold_gaps(eg)
+            transitions += transition_counts([gaps])
+            for char, row in tag_counts([_tag_input(eg, gaps)]).items():
+                tags[char] = tags.get(char, 0.0) + numpy.asarray(row)
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -276,6 +317,7 @@ class GDSegmenter(TrainablePipe):
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
         self.cfg["transitions"] = transitions.tolist()
+        self.cfg["tags"] = {char: row.tolist() for char, row in sorted(tags.items())}
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         if k >= 2:
@@ -289,12 +331,13 @@ class GDSegmenter(TrainablePipe):
         self.model.initialize(X=docs)
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
-        """Count the gap-label transitions of gold examples, for Viterbi
-        decoding (`initialize` does this with the training data; this is for
-        pipelines trained before it did)."""
-        self.cfg["transitions"] = transition_counts(
-            gold_gaps(eg) for eg in examples if _has_known_spaces(eg)
-        ).tolist()
+        """Count the gap-label transitions and the characters' word-position
+        tags of gold examples, for Viterbi decoding (`initialize` does this
+        with the training data; this is for pipelines trained before it did)."""
+        examples = [eg for eg in examples if _has_known_spaces(eg)]
+        gaps = [gold_gaps(eg) for eg in examples]
+        self.cfg["transitions"] = transition_counts(gaps).tolist()
+        self.cfg["tags"] = dict(sorted(tag_counts(_tag_input(eg, g) for eg, g in zip(examples, gaps)).items()))
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""
@@ -369,6 +412,13 @@ def _has_known_spaces(eg: Example) -> bool:
         warnings.warn(Warnings.W001, stacklevel=3)
         return False
     return True
+
+
+def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[List[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """What `decoding.tag_counts` needs of one example, given its `gold_gaps`."""
+    doc = eg.predicted
+    forced = forced_boundaries(doc) if len(doc) > 1 else numpy.zeros(0, dtype=bool)
+    return [t.text for t in doc], gaps[0], gaps[1], forced
 
 
 def forced_boundaries(doc: Doc) -> numpy.ndarray:

@@ -1,11 +1,19 @@
-"""spacy_gdcws.decoding and the segmenter's transition_weight."""
+"""spacy_gdcws.decoding and the segmenter's transition_weight and tag_prior_weight."""
 import itertools
 
 import numpy
 import pytest
 import spacy
 
-from spacy_gdcws.decoding import transition_counts, transition_log_probs, viterbi
+from spacy_gdcws.decoding import (
+    TAGS,
+    tag_counts,
+    tag_pmi,
+    tag_potentials,
+    transition_counts,
+    transition_log_probs,
+    viterbi,
+)
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 
@@ -96,3 +104,95 @@ def test_transition_weight_errors(sxu_sentences):
     assert nlp("我爱北京").text == "我爱北京"  # no counts: uniform transitions, still decodes
     seg.record_transitions(make_examples(nlp, sxu_sentences[:2]))
     assert sum(map(sum, seg.cfg["transitions"])) > 10
+
+
+def _best_with_pairs(logits, log_trans, weight, forced, pairs):
+    """`_best_by_enumeration` plus the tag scores of every token (edges are boundaries)."""
+    best, best_score = None, -numpy.inf
+    for labels in itertools.product([0, 1], repeat=len(logits)):
+        if any(f and not y for f, y in zip(forced, labels)):
+            continue
+        score = sum(-numpy.logaddexp(0.0, -l) if y else -numpy.logaddexp(0.0, l) for l, y in zip(logits, labels))
+        score += weight * sum(log_trans[a, b] for a, b in zip(labels[:-1], labels[1:]))
+        around = (1,) + labels + (1,)
+        score += sum(pairs[j][around[j], around[j + 1]] for j in range(len(logits) + 1))
+        if score > best_score:
+            best, best_score = labels, score
+    return [bool(y) for y in best]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_viterbi_with_tag_scores_finds_the_best_labelling(seed):
+    rng = numpy.random.default_rng(seed)
+    n = int(rng.integers(1, 9))
+    logits = rng.normal(0.0, 2.0, n)
+    log_trans = transition_log_probs(rng.integers(0, 50, (2, 2)))
+    forced = rng.random(n) < 0.2
+    pairs = rng.normal(0.0, 1.5, (n + 1, 2, 2))
+    for weight in (0.0, 0.7):
+        got = viterbi(logits, log_trans, weight, forced, pairs).tolist()
+        assert got == _best_with_pairs(logits, log_trans, weight, forced, pairs)
+    # zero tag scores change nothing
+    assert viterbi(logits, log_trans, 0.7, forced, numpy.zeros((n + 1, 2, 2))).tolist() == \
+        viterbi(logits, log_trans, 0.7, forced).tolist()
+
+
+def test_tag_counts_and_pmi():
+    # 我 | 爱 | 北京 ␠ 天安门 : gap 3 (京|␠) and 4 (␠|天) are forced, gap 5 (天|安) is masked
+    tokens = ["我", "爱", "北", "京", " ", "天", "安", "门"]
+    labels = numpy.array([1, 1, 0, 1, 1, 0, 0], dtype="f")
+    mask = numpy.array([True, True, True, False, False, False, True])
+    forced = numpy.array([False, False, False, True, True, False, False])
+    counts = tag_counts([(tokens, labels, mask, forced), (["我"], numpy.zeros(0, "f"), numpy.zeros(0, bool), numpy.zeros(0, bool))])
+    # TAGS order: M, E, B, S; 天 and 安 touch the masked gap, the space is never counted
+    assert counts == {"我": [0, 0, 0, 2], "爱": [0, 0, 0, 1], "北": [0, 0, 1, 0], "京": [0, 1, 0, 0], "门": [0, 1, 0, 0]}
+    assert TAGS == ("M", "E", "B", "S")
+    table, unknown = tag_pmi({"中": [0, 40, 40, 0], "的": [0, 0, 0, 90], "了": [5, 5, 5, 5]})
+    # a character that begins or ends words keeps exactly one of its gaps; a single-character
+    # word keeps both; independent gaps add nothing
+    assert table["中"][1, 0] > 0 and table["中"][0, 1] > 0 and table["中"][1, 1] < 0 and table["中"][0, 0] < 0
+    assert table["的"][1, 1] > 0 and table["的"][1, 0] < 0
+    assert numpy.allclose(tag_pmi({"了": [5, 5, 5, 5]}, smoothing=0.0)[0]["了"], 0.0)
+    assert unknown.shape == (2, 2) and numpy.allclose(tag_pmi({})[1], 0.0)
+    pots = tag_potentials(["中", "x"], table, unknown)
+    assert pots.shape == (2, 2, 2) and numpy.array_equal(pots[1], unknown)
+    assert tag_potentials([], table, unknown).shape == (0, 2, 2)
+
+
+def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
+    from spacy_gdcws.segmenter import forced_boundaries
+
+    nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    tags = seg.cfg["tags"]
+    assert len(tags) > 50 and all(len(row) == 4 for row in tags.values())
+    text = "".join(sxu_sentences[7].words) + " 我爱北京天安门。"
+    chars = nlp.make_doc(text)
+    logits = seg.predict([chars])[0][:, 0]
+    seg.tag_prior_weight = 5.0
+    doc = nlp(text)
+    assert doc.text == text
+    table, unknown = tag_pmi(tags)
+    expected = viterbi(logits, numpy.zeros((2, 2)), 0.0, forced_boundaries(chars),
+                       5.0 * tag_potentials([t.text for t in chars], table, unknown))
+    assert [t.text for t in doc] == _words(chars, expected)
+    # the priors are computed once and again only when the counts change
+    assert seg._priors["tags"][0] is seg.cfg["tags"]
+    seg.record_transitions(make_examples(nlp, sxu_sentences[:1]))
+    assert len(seg.cfg["tags"]) < len(tags)
+    nlp(text)
+    assert seg._priors["tags"][0] is seg.cfg["tags"]
+    seg.record_transitions(make_examples(nlp, sxu_sentences[:6]))
+    assert seg.cfg["tags"] == tags
+    assert [t.text for t in nlp(text)] == [t.text for t in doc]
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"tag_prior_weight": 5.0}}})
+    assert loaded.get_pipe("gdcws_segmenter").cfg["tags"] == tags
+    assert [t.text for t in loaded(text)] == [t.text for t in doc]
+    with pytest.raises(ValueError, match="E030"):
+        seg.tag_prior_weight = -0.5
+    del seg.cfg["tags"]
+    with pytest.raises(ValueError, match="E031"):
+        nlp(text)
+    seg.tag_prior_weight = 0.0
+    assert nlp(text).text == text

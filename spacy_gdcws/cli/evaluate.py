@@ -27,16 +27,22 @@ def evaluate_cli(
     transition_weight: Optional[float] = typer.Option(
         None, "--transition-weight", help="Decode with this gap-label transition weight (chosen on dev; default: the pipeline's)"
     ),
+    tag_prior_weight: Optional[float] = typer.Option(
+        None, "--tag-prior-weight", help="Decode with this weight on the characters' word-position tags (chosen on dev; default: the pipeline's)"
+    ),
 ) -> None:
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     nlp = spacy.load(model)
     settings = {}
+    segmenter = nlp.get_pipe(find_segmenter(nlp))
     if transition_weight is not None:
-        segmenter = nlp.get_pipe(find_segmenter(nlp))
         segmenter.transition_weight = transition_weight
         settings["transition_weight"] = transition_weight
+    if tag_prior_weight is not None:
+        segmenter.tag_prior_weight = tag_prior_weight
+        settings["tag_prior_weight"] = tag_prior_weight
     result = evaluate_segmenter(nlp, gold, dictionary, pred_output, raw, perl_script, batch_size)
     result = {"name": name, "model": model, "gold": str(gold), **settings, **result}
     output.parent.mkdir(parents=True, exist_ok=True)
