@@ -3,8 +3,10 @@
     python scripts/dev_decoding.py zx training/zx.default/model-best training/exp/zx.folds10/model-best \
         --transition-weights 0 0.5 1.0 --tag-prior-weights 0 0.5 1.0
 
-Scores on corpus/CORPUS/dev.spacy (token P/R/F, OOV and IV recall, each segmenter's training
-vocabulary as dictionary), always through `GDSegmenter.boundaries`:
+`python -m spacy_gdcws tune-decoding` does the weight search for one pipeline and saves it with the
+chosen weights; this script is for the experiments around it (ensembles, fixed grids). Scores on
+corpus/CORPUS/dev.spacy (token P/R/F, OOV and IV recall, each segmenter's training vocabulary as
+dictionary), always through `GDSegmenter.boundaries`:
 - each model with its own greedy threshold decoding (what the pipeline does);
 - with several models, the average of their gap logits (an ensemble), decoded greedily by the
   first model's segmenter;
@@ -17,42 +19,20 @@ vocabulary as dictionary), always through `GDSegmenter.boundaries`:
 """
 import argparse
 from pathlib import Path
-from typing import Dict, List, Sequence
 
 import numpy
 import spacy
-from spacy.language import Language
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_gdcws.scorer import score_segmentation
 from spacy_gdcws.segment import find_segmenter
-from spacy_gdcws.segmenter import GDSegmenter, merge_words
+from spacy_gdcws.tuning import gap_logits, score_decoding
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def gap_logits(nlp: Language, texts: Sequence[str], batch_size: int = 64) -> List[numpy.ndarray]:
-    """The segmenter's scores of every gap of every text, (n_gaps, 1) per text (the final scorer)."""
-    segmenter = nlp.get_pipe(find_segmenter(nlp))
-    out: List[numpy.ndarray] = []
-    for start in range(0, len(texts), batch_size):
-        docs = [nlp.make_doc(text) for text in texts[start : start + batch_size]]
-        out.extend(numpy.asarray(scores)[:, :1].astype("f") for scores in segmenter.predict(docs))
-    return out
-
-
-def score(nlp: Language, segmenter: GDSegmenter, golds: Sequence[Doc], logits: Sequence[numpy.ndarray]) -> Dict[str, float]:
-    """Segment each gold text from its gap scores with the segmenter's own decoding (threshold,
-    `transition_weight`, forced boundaries) and score against the gold docs."""
-    examples = []
-    for gold, doc_logits in zip(golds, logits):
-        doc = nlp.make_doc(gold.text)
-        if len(doc) > 1:
-            merge_words(doc, segmenter.boundaries(doc, doc_logits))
-        examples.append(Example(doc, gold))
-    result = score_segmentation(examples, vocabulary=segmenter.train_words)
-    return {key: round(100 * result[key], 2) for key in ("token_f", "token_oov_r", "token_iv_r")}
+def _brief(scores: dict) -> dict:
+    return {key: scores[key] for key in ("token_f", "token_oov_r", "token_iv_r")}
 
 
 def main() -> None:
@@ -70,13 +50,14 @@ def main() -> None:
     nlp, segmenter = pipelines[0], segmenters[0]
     golds = list(DocBin().from_disk(args.corpus_dir / args.corpus / "dev.spacy").get_docs(nlp.vocab))
     texts = [g.text for g in golds]
-    all_logits = [gap_logits(pipeline, texts) for pipeline in pipelines]
+    # the final scorer's column only, so that models with and without HiRED average
+    all_logits = [[scores[:, :1] for scores in gap_logits(pipeline, texts)] for pipeline in pipelines]
     for model, pipeline, one, logits in zip(args.models, pipelines, segmenters, all_logits):
-        print(f"{str(model):60s} {score(pipeline, one, golds, logits)}")
+        print(f"{str(model):60s} {_brief(score_decoding(pipeline, one, golds, logits))}")
     base = all_logits[0]
     if len(all_logits) > 1:
         base = [numpy.mean(parts, axis=0) for parts in zip(*all_logits)]
-        print(f"{'average of the gap logits':60s} {score(nlp, segmenter, golds, base)}")
+        print(f"{'average of the gap logits':60s} {_brief(score_decoding(nlp, segmenter, golds, base))}")
     if args.transition_weights or args.tag_prior_weights:
         train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)
         segmenter.record_transitions(Example(nlp.make_doc(d.text), d) for d in train)
@@ -87,7 +68,7 @@ def main() -> None:
                 segmenter.transition_weight = weight
                 segmenter.tag_prior_weight = tag_weight
                 label = f"Viterbi, transition weight {weight}, tag prior weight {tag_weight}"
-                print(f"{label:60s} {score(nlp, segmenter, golds, base)}", flush=True)
+                print(f"{label:60s} {_brief(score_decoding(nlp, segmenter, golds, base))}", flush=True)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,11 @@ SYSTEMS = {
                        "log-probabilities plus the weighted log-probabilities of label transitions counted on the "
                        "training segmentation), the weight chosen on dev from 0 / 0.5 / 1 / 1.5 / 2 (UD 0.5, ZX 1.0; "
                        "SXU 0, i.e. the `default` row)",
+    "default_tags": "`default` decoded with Viterbi with both priors from the training segmentation: the "
+                    "label transitions (`transition_weight`) and each character's word-position tags "
+                    "(`tag_prior_weight`: how the two gaps around a character go together, as pointwise mutual "
+                    "information), the weights chosen on dev from a grid (UD 0 / 0.75, ZX 1.0 / 1.0; SXU 0 / 0, "
+                    "i.e. the `default` row)",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
                   "over single docs only)",
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
@@ -54,7 +59,7 @@ CORPORA = {
                 "figure: the step count is fixed from the dev-selected `sxu` run and the last model is scored",
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp)",
 }
-ORDER = ["default", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_tags", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:

@@ -41,3 +41,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E029 = "holdout_folds must be 0 (leave-one-out over single docs) or at least 2 blocks, got {value}"
     E030 = "{name} must be >= 0 (0 = off; both weights 0 = greedy decoding), got {value}"
     E031 = "The segmenter {name!r} has no {key!r} counts for Viterbi decoding (pipelines trained before they were recorded): set transition_weight and tag_prior_weight to 0, or record them with `GDSegmenter.record_transitions(examples)`."
+    E032 = "No dev docs to choose the decoding on: give gold docs (a .spacy file with the gold words)."
+    E033 = "Empty grid of decoding weights: give at least one transition weight and one tag prior weight."

@@ -30,11 +30,15 @@ def test_project_workflow_all(tmp_path):
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
     predictions = (project / "predictions" / "ud_gsdsimp.default.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
-    code = "import spacy; print([t.text for t in spacy.load('zh_gdcws')('我爱北京天安门。')])"
+    # the decoding chosen on dev is the one evaluated and packaged
+    best = json.loads((project / "metrics" / "decoding" / "ud_gsdsimp.default.json").read_text())["best"]
+    code = ("import spacy; nlp = spacy.load('zh_gdcws'); seg = nlp.get_pipe('segmenter'); "
+            "print(repr(([t.text for t in nlp('我爱北京天安门。')], seg.transition_weight, seg.tag_prior_weight)))")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert fresh.returncode == 0, fresh.stderr
-    words = eval(fresh.stdout.strip())
+    words, transition_weight, tag_prior_weight = eval(fresh.stdout.strip())
     assert "".join(words) == "我爱北京天安门。"
+    assert (transition_weight, tag_prior_weight) == (best["transition_weight"], best["tag_prior_weight"])
 
 
 def test_project_workflow_pipeline(tmp_path):

@@ -1,0 +1,56 @@
+"""`tune-decoding`: choose a trained segmenter's Viterbi weights on dev and save the pipeline."""
+from pathlib import Path
+from typing import List, Optional
+
+import spacy
+import srsly
+import typer
+from spacy.tokens import DocBin
+from spacy.training import Example
+from wasabi import msg
+
+from ..tuning import DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
+from ._app import app
+
+
+def _weights(text: str) -> List[float]:
+    return [float(part) for part in text.split(",") if part.strip()]
+
+
+@app.command("tune-decoding")
+def tune_decoding_cli(
+    model: str = typer.Argument(..., help="Pipeline name or path (trained gdcws_segmenter)"),
+    dev: Path = typer.Argument(..., exists=True, help="Dev docs with gold words (.spacy), not the test set"),
+    output: Path = typer.Argument(..., help="Where to save the pipeline with the chosen weights"),
+    transition_weights: str = typer.Option(
+        ",".join(map(str, DEFAULT_TRANSITION_WEIGHTS)), "--transition-weights", help="Comma-separated grid"
+    ),
+    tag_prior_weights: str = typer.Option(
+        ",".join(map(str, DEFAULT_TAG_PRIOR_WEIGHTS)), "--tag-prior-weights", help="Comma-separated grid"
+    ),
+    train: Optional[Path] = typer.Option(
+        None, "--train", exists=True, help="Training docs (.spacy) to record the counts from (pipelines trained before initialize recorded them)"
+    ),
+    report: Optional[Path] = typer.Option(None, "--report", help="JSON with the dev scores of every pair of weights"),
+    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
+) -> None:
+    """Try every pair of decoding weights (`transition_weight`, `tag_prior_weight`) on the dev
+    docs, keep the pair with the best dev token F (greedy decoding, 0 / 0, wins ties when listed
+    first) and save the pipeline with it, so that `spacy.load(OUTPUT)` decodes that way."""
+    nlp = spacy.load(model)
+    golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
+    examples = None
+    if train is not None:
+        examples = (Example(nlp.make_doc(doc.text), doc) for doc in DocBin().from_disk(train).get_docs(nlp.vocab))
+    result = tune_decoding(nlp, golds, _weights(transition_weights), _weights(tag_prior_weights), segmenter, examples)
+    for row in result["grid"]:
+        msg.text(f"transition {row['transition_weight']:<5} tag prior {row['tag_prior_weight']:<5} "
+                 f"F {row['token_f']:.2f} OOV-R {row['token_oov_r']} IV-R {row['token_iv_r']}")
+    output.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+    if report is not None:
+        report.parent.mkdir(parents=True, exist_ok=True)
+        srsly.write_json(report, {"model": model, "dev": str(dev), "output": str(output), **result})
+    best = result["best"]
+    msg.good(f"transition_weight {best['transition_weight']}, tag_prior_weight {best['tag_prior_weight']} "
+             f"(dev F {best['token_f']:.2f}, OOV-R {best['token_oov_r']}) -> {output}")
