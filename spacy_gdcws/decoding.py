@@ -15,7 +15,7 @@ transition weights):
   whose characters are mostly word-initial / word-final is kept whole.
 
 Whether they help depends on the corpus, so the weights are chosen on dev
-(`scripts/dev_decoding.py`; 0 = greedy, the default).
+(`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.tuning`; both 0 = greedy, the default).
 """
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
