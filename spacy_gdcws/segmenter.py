@@ -162,9 +162,7 @@ class GDSegmenter(TrainablePipe):
 
     @transition_weight.setter
     def transition_weight(self, value: float) -> None:
-        if not value >= 0.0:
-            raise ValueError(Errors.E030.format(name="transition_weight", value=value))
-        self._transition_weight = float(value)
+        self._transition_weight = _decoding_weight("transition_weight", value)
 
     @property
     def tag_prior_weight(self) -> float:
@@ -174,9 +172,7 @@ class GDSegmenter(TrainablePipe):
 
     @tag_prior_weight.setter
     def tag_prior_weight(self, value: float) -> None:
-        if not value >= 0.0:
-            raise ValueError(Errors.E030.format(name="tag_prior_weight", value=value))
-        self._tag_prior_weight = float(value)
+        self._tag_prior_weight = _decoding_weight("tag_prior_weight", value)
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -412,6 +408,13 @@ def _has_known_spaces(eg: Example) -> bool:
         warnings.warn(Warnings.W001, stacklevel=3)
         return False
     return True
+
+
+def _decoding_weight(name: str, value: float) -> float:
+    """A checked Viterbi weight (E030 unless >= 0)."""
+    if not value >= 0.0:
+        raise ValueError(Errors.E030.format(name=name, value=value))
+    return float(value)
 
 
 def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[List[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]:

@@ -18,31 +18,39 @@ from spacy_gdcws.decoding import (
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 
 
-def _best_by_enumeration(logits, log_trans, weight, forced):
-    """The highest-scoring labelling, by trying all of them."""
+def _best_by_enumeration(logits, log_trans, weight, forced, pairs=None):
+    """The highest-scoring labelling, by trying all of them; with `pairs`, plus
+    the tag scores of every token (the doc's edges are boundaries)."""
     best, best_score = None, -numpy.inf
     for labels in itertools.product([0, 1], repeat=len(logits)):
         if any(f and not y for f, y in zip(forced, labels)):
             continue
         score = sum(-numpy.logaddexp(0.0, -l) if y else -numpy.logaddexp(0.0, l) for l, y in zip(logits, labels))
         score += weight * sum(log_trans[a, b] for a, b in zip(labels[:-1], labels[1:]))
+        if pairs is not None:
+            around = (1,) + labels + (1,)
+            score += sum(pairs[j][around[j], around[j + 1]] for j in range(len(logits) + 1))
         if score > best_score:
             best, best_score = labels, score
     return [bool(y) for y in best]
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_viterbi_finds_the_best_labelling(seed):
+@pytest.mark.parametrize("with_tags", [False, True])
+def test_viterbi_finds_the_best_labelling(seed, with_tags):
     rng = numpy.random.default_rng(seed)
     n = int(rng.integers(1, 9))
     logits = rng.normal(0.0, 2.0, n)
     log_trans = transition_log_probs(rng.integers(0, 50, (2, 2)))
     forced = rng.random(n) < 0.2
+    pairs = rng.normal(0.0, 1.5, (n + 1, 2, 2)) if with_tags else None
     for weight in (0.0, 0.7, 3.0):
-        got = viterbi(logits, log_trans, weight, forced).tolist()
-        assert got == _best_by_enumeration(logits, log_trans, weight, forced)
-    # weight 0 is greedy decoding
+        got = viterbi(logits, log_trans, weight, forced, pairs).tolist()
+        assert got == _best_by_enumeration(logits, log_trans, weight, forced, pairs)
+    # weight 0 is greedy decoding; zero tag scores change nothing
     assert viterbi(logits, log_trans, 0.0).tolist() == (logits > 0).tolist()
+    assert viterbi(logits, log_trans, 0.7, forced, numpy.zeros((n + 1, 2, 2))).tolist() == \
+        viterbi(logits, log_trans, 0.7, forced).tolist()
 
 
 def test_transitions_count_masked_gap_pairs_only():
@@ -104,37 +112,6 @@ def test_transition_weight_errors(sxu_sentences):
     assert nlp("我爱北京").text == "我爱北京"  # no counts: uniform transitions, still decodes
     seg.record_transitions(make_examples(nlp, sxu_sentences[:2]))
     assert sum(map(sum, seg.cfg["transitions"])) > 10
-
-
-def _best_with_pairs(logits, log_trans, weight, forced, pairs):
-    """`_best_by_enumeration` plus the tag scores of every token (edges are boundaries)."""
-    best, best_score = None, -numpy.inf
-    for labels in itertools.product([0, 1], repeat=len(logits)):
-        if any(f and not y for f, y in zip(forced, labels)):
-            continue
-        score = sum(-numpy.logaddexp(0.0, -l) if y else -numpy.logaddexp(0.0, l) for l, y in zip(logits, labels))
-        score += weight * sum(log_trans[a, b] for a, b in zip(labels[:-1], labels[1:]))
-        around = (1,) + labels + (1,)
-        score += sum(pairs[j][around[j], around[j + 1]] for j in range(len(logits) + 1))
-        if score > best_score:
-            best, best_score = labels, score
-    return [bool(y) for y in best]
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_viterbi_with_tag_scores_finds_the_best_labelling(seed):
-    rng = numpy.random.default_rng(seed)
-    n = int(rng.integers(1, 9))
-    logits = rng.normal(0.0, 2.0, n)
-    log_trans = transition_log_probs(rng.integers(0, 50, (2, 2)))
-    forced = rng.random(n) < 0.2
-    pairs = rng.normal(0.0, 1.5, (n + 1, 2, 2))
-    for weight in (0.0, 0.7):
-        got = viterbi(logits, log_trans, weight, forced, pairs).tolist()
-        assert got == _best_with_pairs(logits, log_trans, weight, forced, pairs)
-    # zero tag scores change nothing
-    assert viterbi(logits, log_trans, 0.7, forced, numpy.zeros((n + 1, 2, 2))).tolist() == \
-        viterbi(logits, log_trans, 0.7, forced).tolist()
 
 
 def test_tag_counts_and_pmi():
