@@ -17,6 +17,7 @@ transition weights):
 Whether they help depends on the corpus, so the weights are chosen on dev
 (`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.tuning`; both 0 = greedy, the default).
 """
+import math
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
@@ -117,6 +118,69 @@ def tag_potentials(tokens: Sequence[str], table: Mapping[str, numpy.ndarray], un
     return numpy.stack([table.get(token, unknown) for token in tokens]) if len(tokens) else numpy.zeros((0, 2, 2))
 
 
+def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,
+                pairs: Optional[numpy.ndarray]) -> Tuple[List[Tuple[float, float, float, float]], numpy.ndarray]:
+    """Per-step pairwise scores (t00, t01, t10, t11) between gaps j - 1 and j
+    (index j; entry 0 unused), and (n, 2) unary scores that the first and last
+    tokens' tag scores add to the first and last gaps."""
+    trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)
+    edges = numpy.zeros((n, 2))
+    if pairs is None:
+        return [tuple(trans.ravel().tolist())] * n, edges
+    pairs = numpy.asarray(pairs, dtype=numpy.float64)
+    # the first token's left gap and the last token's right gap are boundaries
+    edges[0] += pairs[0, 1]
+    edges[n - 1] += pairs[n, :, 1]
+    return [tuple(row) for row in (pairs[:n] + trans).reshape(n, 4).tolist()], edges
+
+
+def _logaddexp(a: float, b: float) -> float:
+    if a < b:
+        a, b = b, a
+    return a if b == -math.inf else a + math.log1p(math.exp(b - a))
+
+
+def chain_marginals(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
+                    clamp: Sequence[int], pairs: Optional[numpy.ndarray] = None) -> Tuple[float, numpy.ndarray]:
+    """Log partition function and boundary marginals of the linear-chain model
+    that `viterbi` maximises (forward-backward), with some gaps' labels fixed.
+
+    The score of a labelling is that of `viterbi` up to a constant: logit j
+    for a boundary at gap j, plus the weighted transitions and the tag scores
+    `pairs`. Training with it as a CRF: the loss of a doc is
+    log Z(free gaps) - log Z(gold gaps fixed), its gradient for logit j is
+    P_free(boundary at j) - P_fixed(boundary at j).
+
+    clamp (Sequence[int]): Per gap: -1 = free, 0 / 1 = fixed to that label.
+    RETURNS (Tuple[float, numpy.ndarray]): log Z and float64 (n,) P(boundary at gap j).
+    """
+    logits = numpy.asarray(logits, dtype=numpy.float64)
+    n = len(logits)
+    if n == 0:
+        return 0.0, numpy.zeros(0)
+    steps, edges = _pair_steps(n, log_trans, weight, pairs)
+    unary = numpy.stack([edges[:, 0], edges[:, 1] + logits], axis=1)
+    clamp = numpy.asarray(clamp, dtype=numpy.int64)
+    unary[clamp == 0, 1] = -math.inf
+    unary[clamp == 1, 0] = -math.inf
+    u = unary.tolist()
+    fwd = [(u[0][0], u[0][1])]
+    for j in range(1, n):
+        a0, a1 = fwd[-1]
+        t00, t01, t10, t11 = steps[j]
+        fwd.append((_logaddexp(a0 + t00, a1 + t10) + u[j][0], _logaddexp(a0 + t01, a1 + t11) + u[j][1]))
+    log_z = _logaddexp(*fwd[-1])
+    marginals = numpy.zeros(n)
+    b0 = b1 = 0.0  # backward scores of gap j's labels, from gap j + 1 on
+    for j in range(n - 1, -1, -1):
+        marginals[j] = math.exp(fwd[j][1] + b1 - log_z) if log_z > -math.inf else 0.0
+        if j:
+            t00, t01, t10, t11 = steps[j]
+            c0, c1 = b0 + u[j][0], b1 + u[j][1]
+            b0, b1 = _logaddexp(t00 + c0, t01 + c1), _logaddexp(t10 + c0, t11 + c1)
+    return log_z, marginals
+
+
 def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
             forced: Sequence[bool] = (), pairs: Optional[numpy.ndarray] = None) -> numpy.ndarray:
     """The most likely boundary labels of a doc's gaps.
@@ -144,17 +208,11 @@ def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
     if len(forced):
         for j in numpy.flatnonzero(numpy.asarray(forced, dtype=bool)).tolist():
             emit_in[j] = -numpy.inf
-    trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)
-    if pairs is None:
-        steps: Sequence[Tuple[float, float, float, float]] = [tuple(trans.ravel().tolist())] * n
-    else:
-        pairs = numpy.asarray(pairs, dtype=numpy.float64)
-        # the first token's left gap and the last token's right gap are boundaries
-        emit_in[0] += pairs[0, 1, 0]
-        emit_end[0] += pairs[0, 1, 1]
-        emit_in[n - 1] += pairs[n, 0, 1]
-        emit_end[n - 1] += pairs[n, 1, 1]
-        steps = [tuple(row) for row in (pairs[:n] + trans).reshape(n, 4).tolist()]
+    steps, edges = _pair_steps(n, log_trans, weight, pairs)
+    if pairs is not None:
+        for j in (0, n - 1) if n > 1 else (0,):
+            emit_in[j] += edges[j, 0]
+            emit_end[j] += edges[j, 1]
     s0, s1 = emit_in[0], emit_end[0]
     from_end = bytearray(n)  # per gap and label: was the best previous label 1?
     for j in range(1, n):

@@ -43,3 +43,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E031 = "The segmenter {name!r} has no {key!r} counts for Viterbi decoding (pipelines trained before they were recorded): set transition_weight and tag_prior_weight to 0, or record them with `GDSegmenter.record_transitions(examples)`."
     E032 = "No dev docs to choose the decoding on: give gold docs (a .spacy file with the gold words)."
     E033 = "Empty grid of decoding weights: give at least one transition weight and one tag prior weight."
+    E034 = "Unknown segmenter loss {loss!r}; expected one of {options}"

@@ -25,7 +25,17 @@ from .architectures import (
     record_ngram_vocab,
 )
 from .errors import Errors, Warnings
-from .decoding import tag_counts, tag_pmi, tag_potentials, transition_counts, transition_log_probs, viterbi
+from .decoding import (
+    chain_marginals,
+    tag_counts,
+    tag_pmi,
+    tag_potentials,
+    transition_counts,
+    transition_log_probs,
+    viterbi,
+)
+
+LOSSES = ("bce", "crf")
 from .features import HoldoutFolds, WordCounts
 
 DEFAULT_MODEL_CONFIG = """
@@ -68,6 +78,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "threshold": 0.5,
         "transition_weight": 0.0,
         "tag_prior_weight": 0.0,
+        "loss": "bce",
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -77,6 +88,7 @@ def make_segmenter(
     nlp: Language, name: str, model: Model[List[Doc], List[Floats2d]], threshold: float, scorer: Optional[Callable],
     transition_weight: float = 0.0,
     tag_prior_weight: float = 0.0,
+    loss: str = "bce",
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -90,9 +102,13 @@ def make_segmenter(
         character's word-position tags (B/M/E/S) in the training data: how the
         two gaps around it go together (`spacy_gdcws.decoding`; choose it on dev).
         Both weights 0 = greedy decoding.
+    loss (str): "bce" = binary cross-entropy of every gap on its own; "crf" =
+        the final scorer trained as a linear-chain CRF over the gaps whose
+        pairwise scores are the two priors with the weights above (fixed, not
+        learned: the model learns its gap scores with the priors in place).
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
-                       transition_weight=transition_weight, tag_prior_weight=tag_prior_weight)
+                       transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss)
 
 
 class GDSegmenter(TrainablePipe):
@@ -114,6 +130,7 @@ class GDSegmenter(TrainablePipe):
         scorer: Optional[Callable] = None,
         transition_weight: float = 0.0,
         tag_prior_weight: float = 0.0,
+        loss: str = "bce",
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -127,6 +144,9 @@ class GDSegmenter(TrainablePipe):
         self.cfg: Dict[str, Any] = {"threshold": threshold}
         self.transition_weight = transition_weight
         self.tag_prior_weight = tag_prior_weight
+        if loss not in LOSSES:
+            raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
+        self.loss = loss
         # decoding priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
         self.train_words = set()
@@ -210,6 +230,12 @@ class GDSegmenter(TrainablePipe):
         forced = forced_boundaries(doc)
         if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
             return (logits > 0) | forced
+        log_trans, pairs = self._pair_scores(doc)
+        return viterbi(logits, log_trans, self.transition_weight, forced, pairs)
+
+    def _pair_scores(self, doc: Doc) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+        """The transitions' log-probabilities (to weight by `transition_weight`)
+        and the doc's weighted tag scores (None with `tag_prior_weight` 0)."""
         log_trans = numpy.zeros((2, 2))
         if self.transition_weight > 0.0:
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
@@ -217,7 +243,7 @@ class GDSegmenter(TrainablePipe):
         if self.tag_prior_weight > 0.0:
             table, unknown = self._prior("tags", tag_pmi)
             pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], table, unknown)
-        return viterbi(logits, log_trans, self.transition_weight, forced, pairs)
+        return log_trans, pairs
 
     def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
         """`compute(self.cfg[key])`, computed again only when those counts change."""
@@ -231,23 +257,47 @@ class GDSegmenter(TrainablePipe):
 
     def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
         """Binary cross-entropy over the gold gaps, summed over the score columns
-        (main + HiRED) and averaged over the gaps that have a gold label.
+        (main + HiRED) and averaged over the gaps that have a gold label; with
+        `loss = "crf"`, the final scorer's column is scored by the CRF instead
+        (`_crf_loss`).
 
         RETURNS (Tuple[float, List[Floats2d]]): The loss and d_scores per doc.
         """
+        examples = list(examples)
         golds = [gold_gaps(eg) for eg in examples]
         n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
         loss = 0.0
         d_scores = []
-        for (labels, mask), doc_scores in zip(golds, scores):
+        for eg, (labels, mask), doc_scores in zip(examples, golds, scores):
             s = numpy.asarray(doc_scores, dtype="f")
             probs = 0.5 * (1.0 + numpy.tanh(0.5 * s))  # sigmoid without overflow
             weight = mask[:, None].astype("f") / n_gold
-            d_scores.append(self.model.ops.asarray2f((probs - labels[:, None]) * weight))
+            d_doc = (probs - labels[:, None]) * weight
             # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
             bce = numpy.logaddexp(0.0, -numpy.abs(s)) + numpy.maximum(s, 0.0) - s * labels[:, None]
+            if self.loss == "crf" and len(s):
+                crf, d_doc[:, 0] = self._crf_loss(eg.predicted, s[:, 0], labels, mask)
+                loss += crf / n_gold
+                d_doc[:, 0] /= n_gold
+                bce[:, 0] = 0.0
             loss += float((bce * weight).sum())
+            d_scores.append(self.model.ops.asarray2f(d_doc.astype("f")))
         return loss, d_scores
+
+    def _crf_loss(self, doc: Doc, logits: numpy.ndarray, labels: numpy.ndarray,
+                  mask: numpy.ndarray) -> Tuple[float, numpy.ndarray]:
+        """Negative log-likelihood of the gold gaps under the linear-chain model
+        that decoding maximises (`decoding.chain_marginals`): gap logits plus the
+        weighted priors. Gaps without a gold label are summed over; gaps next to
+        whitespace are boundaries. RETURNS the loss and its gradient per gap."""
+        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
+        forced = forced_boundaries(doc)
+        free = numpy.where(forced, 1, -1)
+        gold = numpy.where(mask, labels > 0.5, free).astype(numpy.int64)
+        log_trans, pairs = self._pair_scores(doc)
+        log_z, p_free = chain_marginals(logits - cut, log_trans, self.transition_weight, free, pairs)
+        log_z_gold, p_gold = chain_marginals(logits - cut, log_trans, self.transition_weight, gold, pairs)
+        return log_z - log_z_gold, p_free - p_gold
 
     def update(
         self,

@@ -7,6 +7,7 @@ import spacy
 
 from spacy_gdcws.decoding import (
     TAGS,
+    chain_marginals,
     tag_counts,
     tag_pmi,
     tag_potentials,
@@ -51,6 +52,55 @@ def test_viterbi_finds_the_best_labelling(seed, with_tags):
     assert viterbi(logits, log_trans, 0.0).tolist() == (logits > 0).tolist()
     assert viterbi(logits, log_trans, 0.7, forced, numpy.zeros((n + 1, 2, 2))).tolist() == \
         viterbi(logits, log_trans, 0.7, forced).tolist()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_chain_marginals_match_enumeration(seed):
+    rng = numpy.random.default_rng(seed)
+    n = int(rng.integers(1, 8))
+    logits = rng.normal(0.0, 2.0, n)
+    log_trans = transition_log_probs(rng.integers(0, 50, (2, 2)))
+    pairs = rng.normal(0.0, 1.0, (n + 1, 2, 2))
+    clamp = rng.choice([-1, -1, 0, 1], n)
+    weight = 0.8
+    scores, ones = [], []
+    for labels in itertools.product([0, 1], repeat=n):
+        if any(c >= 0 and c != y for c, y in zip(clamp, labels)):
+            continue
+        around = (1,) + labels + (1,)
+        score = sum(l for l, y in zip(logits, labels) if y)
+        score += weight * sum(log_trans[a, b] for a, b in zip(labels[:-1], labels[1:]))
+        score += sum(pairs[j][around[j], around[j + 1]] for j in range(n + 1))
+        scores.append(score)
+        ones.append(labels)
+    log_z, marginals = chain_marginals(logits, log_trans, weight, clamp, pairs)
+    expected_z = numpy.logaddexp.reduce(scores)
+    probs = numpy.exp(numpy.asarray(scores) - expected_z)
+    assert log_z == pytest.approx(expected_z)
+    assert numpy.allclose(marginals, probs @ numpy.asarray(ones, dtype=float))
+    # the most probable labelling is the Viterbi path
+    best = ones[int(numpy.argmax(scores))]
+    if not (clamp == 0).any():  # viterbi can force boundaries, not their absence
+        assert viterbi(logits, log_trans, weight, clamp == 1, pairs).tolist() == [bool(y) for y in best]
+
+
+def test_crf_loss_gradient_matches_finite_differences(sxu_sentences):
+    nlp = train_pipeline(sxu_sentences[:4], n_iter=1)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.loss, seg.transition_weight, seg.tag_prior_weight = "crf", 0.5, 1.0
+    eg = make_examples(nlp, sxu_sentences[4:5])[0]
+    rng = numpy.random.default_rng(0)
+    n = len(eg.predicted) - 1
+    scores = rng.normal(0.0, 1.0, (n, 2)).astype("f")
+    loss, d_scores = seg.get_loss([eg], [scores])
+    grad = numpy.asarray(d_scores[0])
+    for j in rng.choice(n, 5, replace=False):
+        for col in (0, 1):
+            up, down = scores.copy(), scores.copy()
+            up[j, col] += 1e-2
+            down[j, col] -= 1e-2
+            numeric = (seg.get_loss([eg], [up])[0] - seg.get_loss([eg], [down])[0]) / 2e-2
+            assert grad[j, col] == pytest.approx(numeric, abs=1e-3)
 
 
 def test_transitions_count_masked_gap_pairs_only():
