@@ -39,6 +39,9 @@ SYSTEMS = {
                     "(`tag_prior_weight`: how the two gaps around a character go together, as pointwise mutual "
                     "information), the weights chosen on dev from a grid (UD 0 / 0.75, ZX 1.0 / 1.0; SXU 0 / 0, "
                     "i.e. the `default` row)",
+    "default_crf": "`default` trained with `loss = \"crf\"`: the final gap scorer trained as a linear-chain CRF "
+                   "whose pairwise scores are the two decoding priors (fixed weights: transitions 0.5, tag prior "
+                   "1.0), then decoded with the weights `tune-decoding` chose on dev (UD 0 / 1.0, ZX 0.5 / 1.0)",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
                   "over single docs only)",
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
@@ -60,7 +63,7 @@ CORPORA = {
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
                   "row is decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
-ORDER = ["default", "default_tags", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_tags", "default_crf", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
