@@ -89,49 +89,45 @@ def tag_counts(docs: Iterable[Tuple[Sequence[str], numpy.ndarray, numpy.ndarray,
     return {token: row.tolist() for token, row in counts.items()}
 
 
-def tag_pmi(counts: Mapping[str, Sequence[float]], smoothing: float = TAG_SMOOTHING) -> Tuple[Dict[str, numpy.ndarray], numpy.ndarray]:
+def tag_pmi(counts: Mapping[str, Sequence[float]], smoothing: float = TAG_SMOOTHING) -> Tuple[Dict[str, int], numpy.ndarray]:
     """Pointwise mutual information of the two gap labels around each character.
 
     counts: `tag_counts`. smoothing (> 0): a character's tag distribution is smoothed with
         `smoothing` pseudo-counts spread as all characters' distribution (itself
         add-one smoothed), which is what an unknown character gets.
-    RETURNS: float64 (2, 2) log P(left, right | c) - log P(left | c) - log P(right | c)
-        per character ([left, right]), and the same for an unknown character.
+    RETURNS: each character's row and a float64 (n_chars + 1, 2, 2) table of
+        log P(left, right | c) - log P(left | c) - log P(right | c) ([left, right]);
+        the last row is an unknown character's.
     """
     rows = numpy.asarray(list(counts.values()), dtype=numpy.float64).reshape(-1, 4)
     overall = rows.sum(axis=0) + 1.0
     overall /= overall.sum()
-
-    def pmi(joint: numpy.ndarray) -> numpy.ndarray:
-        joint = joint.reshape(2, 2)
-        return numpy.log(joint) - numpy.log(joint.sum(axis=1, keepdims=True)) - numpy.log(joint.sum(axis=0, keepdims=True))
-
-    table = {}
-    for char, row in counts.items():
-        row = numpy.asarray(row, dtype=numpy.float64)
-        table[char] = pmi((row + smoothing * overall) / (row.sum() + smoothing))
-    return table, pmi(overall)
+    joint = numpy.concatenate([(rows + smoothing * overall) / (rows.sum(axis=1, keepdims=True) + smoothing),
+                               overall[None]]).reshape(-1, 2, 2)
+    table = numpy.log(joint) - numpy.log(joint.sum(axis=2, keepdims=True)) - numpy.log(joint.sum(axis=1, keepdims=True))
+    return {char: i for i, char in enumerate(counts)}, table
 
 
-def tag_potentials(tokens: Sequence[str], table: Mapping[str, numpy.ndarray], unknown: numpy.ndarray) -> numpy.ndarray:
+def tag_potentials(tokens: Sequence[str], index: Mapping[str, int], table: numpy.ndarray) -> numpy.ndarray:
     """(len(tokens), 2, 2) `tag_pmi` rows of a doc's tokens, for `viterbi`'s `pairs`."""
-    return numpy.stack([table.get(token, unknown) for token in tokens]) if len(tokens) else numpy.zeros((0, 2, 2))
+    unknown = len(table) - 1
+    return table[numpy.fromiter((index.get(token, unknown) for token in tokens), dtype=numpy.int64, count=len(tokens))]
 
 
 def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,
-                pairs: Optional[numpy.ndarray]) -> Tuple[List[Tuple[float, float, float, float]], numpy.ndarray]:
+                pairs: Optional[numpy.ndarray]) -> Tuple[Sequence[Sequence[float]], numpy.ndarray]:
     """Per-step pairwise scores (t00, t01, t10, t11) between gaps j - 1 and j
     (index j; entry 0 unused), and (n, 2) unary scores that the first and last
     tokens' tag scores add to the first and last gaps."""
     trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)
     edges = numpy.zeros((n, 2))
     if pairs is None:
-        return [tuple(trans.ravel().tolist())] * n, edges
+        return [trans.ravel().tolist()] * n, edges
     pairs = numpy.asarray(pairs, dtype=numpy.float64)
     # the first token's left gap and the last token's right gap are boundaries
     edges[0] += pairs[0, 1]
     edges[n - 1] += pairs[n, :, 1]
-    return [tuple(row) for row in (pairs[:n] + trans).reshape(n, 4).tolist()], edges
+    return (pairs[:n] + trans).reshape(n, 4).tolist(), edges
 
 
 def _logaddexp(a: float, b: float) -> float:

@@ -241,8 +241,8 @@ class GDSegmenter(TrainablePipe):
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
         pairs = None
         if self.tag_prior_weight > 0.0:
-            table, unknown = self._prior("tags", tag_pmi)
-            pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], table, unknown)
+            index, table = self._prior("tags", tag_pmi)
+            pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], index, table)
         return log_trans, pairs
 
     def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:

@@ -174,16 +174,17 @@ def test_tag_counts_and_pmi():
     # TAGS order: M, E, B, S; 天 and 安 touch the masked gap, the space is never counted
     assert counts == {"我": [0, 0, 0, 2], "爱": [0, 0, 0, 1], "北": [0, 0, 1, 0], "京": [0, 1, 0, 0], "门": [0, 1, 0, 0]}
     assert TAGS == ("M", "E", "B", "S")
-    table, unknown = tag_pmi({"中": [0, 40, 40, 0], "的": [0, 0, 0, 90], "了": [5, 5, 5, 5]})
+    index, table = tag_pmi({"中": [0, 40, 40, 0], "的": [0, 0, 0, 90], "了": [5, 5, 5, 5]})
+    zhong, de, unknown = table[index["中"]], table[index["的"]], table[-1]
     # a character that begins or ends words keeps exactly one of its gaps; a single-character
     # word keeps both; independent gaps add nothing
-    assert table["中"][1, 0] > 0 and table["中"][0, 1] > 0 and table["中"][1, 1] < 0 and table["中"][0, 0] < 0
-    assert table["的"][1, 1] > 0 and table["的"][1, 0] < 0
-    assert numpy.allclose(tag_pmi({"了": [5, 5, 5, 5]}, smoothing=0.0)[0]["了"], 0.0)
-    assert unknown.shape == (2, 2) and numpy.allclose(tag_pmi({})[1], 0.0)
-    pots = tag_potentials(["中", "x"], table, unknown)
-    assert pots.shape == (2, 2, 2) and numpy.array_equal(pots[1], unknown)
-    assert tag_potentials([], table, unknown).shape == (0, 2, 2)
+    assert zhong[1, 0] > 0 and zhong[0, 1] > 0 and zhong[1, 1] < 0 and zhong[0, 0] < 0
+    assert de[1, 1] > 0 and de[1, 0] < 0
+    assert numpy.allclose(tag_pmi({"了": [5, 5, 5, 5]}, smoothing=0.0)[1][0], 0.0)
+    assert table.shape == (4, 2, 2) and numpy.allclose(tag_pmi({})[1], 0.0)
+    pots = tag_potentials(["中", "x"], index, table)
+    assert pots.shape == (2, 2, 2) and numpy.array_equal(pots[0], zhong) and numpy.array_equal(pots[1], unknown)
+    assert tag_potentials([], index, table).shape == (0, 2, 2)
 
 
 def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
@@ -199,9 +200,9 @@ def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
     seg.tag_prior_weight = 5.0
     doc = nlp(text)
     assert doc.text == text
-    table, unknown = tag_pmi(tags)
+    index, table = tag_pmi(tags)
     expected = viterbi(logits, numpy.zeros((2, 2)), 0.0, forced_boundaries(chars),
-                       5.0 * tag_potentials([t.text for t in chars], table, unknown))
+                       5.0 * tag_potentials([t.text for t in chars], index, table))
     assert [t.text for t in doc] == _words(chars, expected)
     # the priors are computed once and again only when the counts change
     assert seg._priors["tags"][0] is seg.cfg["tags"]
