@@ -31,3 +31,22 @@ def test_speed_benchmark_reports_medians_memory_and_ratios(tmp_path, sxu_sentenc
     assert results["spacy_char"]["units"] == 184269
     ratio = report["ratios"]["sxu_test"]["gdcws_pipe/spacy_char"]
     assert ratio == round(results["gdcws_pipe"]["chars_per_second"] / results["spacy_char"]["chars_per_second"], 3)
+
+
+def test_decoding_benchmark_reports_every_setting(tmp_path, trained_nlp, sxu_sentences):
+    from spacy.tokens import DocBin
+
+    from spacy_gdcws.readers import sentence_to_doc
+
+    trained_nlp.to_disk(tmp_path / "model")
+    DocBin(docs=[sentence_to_doc(trained_nlp.vocab, s) for s in sxu_sentences[:5]]).to_disk(tmp_path / "dev.spacy")
+    out = tmp_path / "decoding.json"
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "decoding.py"), "--model", str(tmp_path / "model"),
+           "--dev", str(tmp_path / "dev.spacy"), "--runs", "2", "--output", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(out.read_text())
+    assert report["chars"] == sum(len("".join(s.words)) for s in sxu_sentences[:5])
+    settings = report["settings"]
+    assert [(r["transition_weight"], r["tag_prior_weight"]) for r in settings] == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    assert settings[0]["x_greedy"] == 1.0 and all(r["seconds"] > 0 for r in settings)
