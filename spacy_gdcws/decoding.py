@@ -199,16 +199,12 @@ def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
     n = len(logits)
     if n == 0:
         return numpy.zeros(0, dtype=bool)
-    emit_in: List[float] = (-numpy.logaddexp(0.0, logits)).tolist()
-    emit_end: List[float] = (-numpy.logaddexp(0.0, -logits)).tolist()
-    if len(forced):
-        for j in numpy.flatnonzero(numpy.asarray(forced, dtype=bool)).tolist():
-            emit_in[j] = -numpy.inf
     steps, edges = _pair_steps(n, log_trans, weight, pairs)
-    if pairs is not None:
-        for j in (0, n - 1) if n > 1 else (0,):
-            emit_in[j] += edges[j, 0]
-            emit_end[j] += edges[j, 1]
+    log_in = edges[:, 0] - numpy.logaddexp(0.0, logits)
+    if len(forced):
+        log_in[numpy.asarray(forced, dtype=bool)] = -numpy.inf
+    emit_in: List[float] = log_in.tolist()
+    emit_end: List[float] = (edges[:, 1] - numpy.logaddexp(0.0, -logits)).tolist()
     s0, s1 = emit_in[0], emit_end[0]
     from_end = bytearray(n)  # per gap and label: was the best previous label 1?
     for j in range(1, n):
