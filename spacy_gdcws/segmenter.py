@@ -174,6 +174,11 @@ class GDSegmenter(TrainablePipe):
         self.cfg["threshold"] = value
 
     @property
+    def _threshold_logit(self) -> float:
+        """The logit of the threshold: decoding compares gap logits against it."""
+        return float(numpy.log(self.threshold / (1.0 - self.threshold)))
+
+    @property
     def transition_weight(self) -> float:
         """Weight of the gap-label transitions in decoding (0 = greedy). Set by
         the config (`spacy.load(path, config={"components": {NAME:
@@ -225,8 +230,7 @@ class GDSegmenter(TrainablePipe):
         doc_scores (Floats2d): Its scores from `predict`.
         RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
         """
-        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
-        logits = numpy.asarray(doc_scores)[:, 0] - cut
+        logits = numpy.asarray(doc_scores)[:, 0] - self._threshold_logit
         forced = forced_boundaries(doc)
         if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
             return (logits > 0) | forced
@@ -290,13 +294,13 @@ class GDSegmenter(TrainablePipe):
         that decoding maximises (`decoding.chain_marginals`): gap logits plus the
         weighted priors. Gaps without a gold label are summed over; gaps next to
         whitespace are boundaries. RETURNS the loss and its gradient per gap."""
-        cut = float(numpy.log(self.threshold / (1.0 - self.threshold)))
+        logits = logits - self._threshold_logit
         forced = forced_boundaries(doc)
         free = numpy.where(forced, 1, -1)
         gold = numpy.where(mask, labels > 0.5, free).astype(numpy.int64)
         log_trans, pairs = self._pair_scores(doc)
-        log_z, p_free = chain_marginals(logits - cut, log_trans, self.transition_weight, free, pairs)
-        log_z_gold, p_gold = chain_marginals(logits - cut, log_trans, self.transition_weight, gold, pairs)
+        log_z, p_free = chain_marginals(logits, log_trans, self.transition_weight, free, pairs)
+        log_z_gold, p_gold = chain_marginals(logits, log_trans, self.transition_weight, gold, pairs)
         return log_z - log_z_gold, p_free - p_gold
 
     def update(
