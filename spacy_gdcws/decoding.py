@@ -56,37 +56,94 @@ TAGS = ("M", "E", "B", "S")
 TAG_SMOOTHING = 2.0
 
 
+def token_tags(tokens: Sequence[str], labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray) -> numpy.ndarray:
+    """Each token's word-position tag, as an index into `TAGS`, over gold gaps.
+
+    tokens: the doc's token texts; labels, mask: its gaps as `segmenter.gold_gaps`
+        gives them; forced: the gaps that are boundaries anyway
+        (`segmenter.forced_boundaries`, next to whitespace). The doc's start and
+        end count as boundaries.
+    RETURNS (numpy.ndarray): int64 (len(tokens),): -1 where one of the token's
+        gaps is unknown, and for whitespace.
+    """
+    n = len(tokens)
+    # labels of the n + 1 boundaries around the tokens: -1 = unknown
+    known = numpy.full(n + 1, -1, dtype=numpy.int64)
+    if n == 0:
+        return known[:0]
+    known[0] = known[n] = 1
+    if n > 1:
+        inner = numpy.where(numpy.asarray(mask, dtype=bool), numpy.asarray(labels) > 0.5, -1).astype(numpy.int64)
+        inner[numpy.asarray(forced, dtype=bool)] = 1
+        known[1:n] = inner
+    tags = numpy.where((known[:-1] >= 0) & (known[1:] >= 0), 2 * known[:-1] + known[1:], -1)
+    tags[numpy.fromiter((token.isspace() for token in tokens), dtype=bool, count=n)] = -1
+    return tags
+
+
+class TagTally:
+    """Characters' tag counts over docs added one at a time (`token_tags`), for
+    the whole data and without each block of docs.
+
+    The held-out counts serve training with the CRF loss: a training doc's tag
+    prior counted without its own block of the training data (as the
+    dictionary and n-gram features hide what only the doc's block has), so the
+    prior in training is as reliable as on new text. Keeps two small int
+    arrays per doc.
+    """
+
+    def __init__(self) -> None:
+        self._ids: Dict[str, int] = {}
+        self._docs: List[Tuple[numpy.ndarray, numpy.ndarray]] = []
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def add(self, tokens: Sequence[str], labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray) -> None:
+        """Add one doc (arguments as for `token_tags`)."""
+        tags = token_tags(tokens, labels, mask, forced)
+        ids = numpy.fromiter((self._ids.setdefault(token, len(self._ids)) for token in tokens),
+                             dtype=numpy.int64, count=len(tokens))
+        keep = tags >= 0
+        self._docs.append((ids[keep], tags[keep]))
+
+    def _matrix(self, docs: Iterable[int]) -> numpy.ndarray:
+        out = numpy.zeros((len(self._ids), len(TAGS)))
+        for i in docs:
+            ids, tags = self._docs[i]
+            numpy.add.at(out, (ids, tags), 1.0)
+        return out
+
+    def _as_counts(self, matrix: numpy.ndarray) -> Dict[str, List[float]]:
+        return {token: matrix[i].tolist() for token, i in self._ids.items() if matrix[i].any()}
+
+    def counts(self) -> Dict[str, List[float]]:
+        """Four counts per character, in `TAGS` order, characters in first-seen order."""
+        return self._as_counts(self._matrix(range(len(self._docs))))
+
+    def held_out(self, blocks: Sequence[int], k: int) -> List[Dict[str, List[float]]]:
+        """`counts` without the docs of each block: `blocks[i]` is the i-th
+        added doc's block, in range(k). RETURNS k count dicts."""
+        per_block = [[] for _ in range(k)]
+        for i, block in enumerate(blocks):
+            per_block[block].append(i)
+        parts = [self._matrix(docs) for docs in per_block]
+        whole = sum(parts, numpy.zeros((len(self._ids), len(TAGS))))
+        return [self._as_counts(whole - part) for part in parts]
+
+
 def tag_counts(docs: Iterable[Tuple[Sequence[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]]) -> Dict[str, List[float]]:
     """Counts of each character's word-position tag (`TAGS`) over gold gaps.
 
-    docs: (token texts, labels, mask, forced) per doc: the labels and mask of
-        its gaps as `segmenter.gold_gaps` gives them, and the gaps that are
-        boundaries anyway (`segmenter.forced_boundaries`, next to whitespace).
-        The doc's start and end count as boundaries; a token is counted when
-        both its gaps are known (gold, forced or an edge), whitespace never.
+    docs: (token texts, labels, mask, forced) per doc, as for `token_tags`; a
+        token is counted when both its gaps are known (gold, forced or an
+        edge), whitespace never.
     RETURNS (Dict[str, List[float]]): Four counts per character, in `TAGS` order.
     """
-    counts: Dict[str, numpy.ndarray] = {}
-    for tokens, labels, mask, forced in docs:
-        n = len(tokens)
-        if n == 0:
-            continue
-        # labels of the n + 1 boundaries around the tokens: -1 = unknown
-        known = numpy.full(n + 1, -1, dtype=numpy.int64)
-        known[0] = known[n] = 1
-        if n > 1:
-            inner = numpy.where(numpy.asarray(mask, dtype=bool), numpy.asarray(labels) > 0.5, -1).astype(numpy.int64)
-            inner[numpy.asarray(forced, dtype=bool)] = 1
-            known[1:n] = inner
-        for j in numpy.flatnonzero((known[:-1] >= 0) & (known[1:] >= 0)).tolist():
-            token = tokens[j]
-            if token.isspace():
-                continue
-            row = counts.get(token)
-            if row is None:
-                row = counts[token] = numpy.zeros(4)
-            row[2 * known[j] + known[j + 1]] += 1.0
-    return {token: row.tolist() for token, row in counts.items()}
+    tally = TagTally()
+    for doc in docs:
+        tally.add(*doc)
+    return tally.counts()
 
 
 def tag_pmi(counts: Mapping[str, Sequence[float]], smoothing: float = TAG_SMOOTHING) -> Tuple[Dict[str, int], numpy.ndarray]:

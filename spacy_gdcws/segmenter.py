@@ -26,6 +26,7 @@ from .architectures import (
 )
 from .errors import Errors, Warnings
 from .decoding import (
+    TagTally,
     chain_marginals,
     tag_counts,
     tag_pmi,
@@ -79,6 +80,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "transition_weight": 0.0,
         "tag_prior_weight": 0.0,
         "loss": "bce",
+        "held_out_priors": False,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -89,6 +91,7 @@ def make_segmenter(
     transition_weight: float = 0.0,
     tag_prior_weight: float = 0.0,
     loss: str = "bce",
+    held_out_priors: bool = False,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -106,9 +109,15 @@ def make_segmenter(
         the final scorer trained as a linear-chain CRF over the gaps whose
         pairwise scores are the two priors with the weights above (fixed, not
         learned: the model learns its gap scores with the priors in place).
+    held_out_priors (bool): with `loss = "crf"` and a model with block
+        leave-out (`holdout_folds`): in training, each doc's tag prior is
+        counted without the doc's own block of the training data, as the
+        dictionary and n-gram features are, so the prior the model learns next
+        to is as reliable as on new text (decoding uses all the counts).
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
-                       transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss)
+                       transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss,
+                       held_out_priors=held_out_priors)
 
 
 class GDSegmenter(TrainablePipe):
@@ -131,6 +140,7 @@ class GDSegmenter(TrainablePipe):
         transition_weight: float = 0.0,
         tag_prior_weight: float = 0.0,
         loss: str = "bce",
+        held_out_priors: bool = False,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -147,8 +157,13 @@ class GDSegmenter(TrainablePipe):
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
+        self.held_out_priors = held_out_priors
         # decoding priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
+        # training only (not saved): the tag counts without each block of the
+        # training data, set by initialize with held_out_priors, and their priors
+        self._held_out_tags: Optional[List[Dict[str, List[float]]]] = None
+        self._held_out_priors: Dict[int, Tuple[Dict[str, int], numpy.ndarray]] = {}
         self.train_words = set()
 
     @property
@@ -237,17 +252,34 @@ class GDSegmenter(TrainablePipe):
         log_trans, pairs = self._pair_scores(doc)
         return viterbi(logits, log_trans, self.transition_weight, forced, pairs)
 
-    def _pair_scores(self, doc: Doc) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+    def _pair_scores(self, doc: Doc, training: bool = False) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
         """The transitions' log-probabilities (to weight by `transition_weight`)
-        and the doc's weighted tag scores (None with `tag_prior_weight` 0)."""
+        and the doc's weighted tag scores (None with `tag_prior_weight` 0);
+        `training`: a training doc's tag scores held out from its block, where
+        initialize recorded them (`held_out_priors`)."""
         log_trans = numpy.zeros((2, 2))
         if self.transition_weight > 0.0:
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
         pairs = None
         if self.tag_prior_weight > 0.0:
-            index, table = self._prior("tags", tag_pmi)
+            index, table = self._held_out_prior(doc) if training else (None, None)
+            if index is None:
+                index, table = self._prior("tags", tag_pmi)
             pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], index, table)
         return log_trans, pairs
+
+    def _held_out_prior(self, doc: Doc) -> Tuple[Optional[Dict[str, int]], Optional[numpy.ndarray]]:
+        """The tag prior without the training doc's block, (None, None) if
+        there is none (not recorded, or the doc is not a training doc)."""
+        folds = self.model.attrs.get(HOLDOUT_FOLDS_ATTR)
+        if self._held_out_tags is None or folds is None:
+            return None, None
+        block = folds.fold(doc.text)
+        if block < 0:
+            return None, None
+        if block not in self._held_out_priors:
+            self._held_out_priors[block] = tag_pmi(self._held_out_tags[block])
+        return self._held_out_priors[block]
 
     def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
         """`compute(self.cfg[key])`, computed again only when those counts change."""
@@ -298,7 +330,7 @@ class GDSegmenter(TrainablePipe):
         forced = forced_boundaries(doc)
         free = numpy.where(forced, 1, -1)
         gold = numpy.where(mask, labels > 0.5, free).astype(numpy.int64)
-        log_trans, pairs = self._pair_scores(doc)
+        log_trans, pairs = self._pair_scores(doc, training=True)
         log_z, p_free = chain_marginals(logits, log_trans, self.transition_weight, free, pairs)
         log_z_gold, p_gold = chain_marginals(logits, log_trans, self.transition_weight, gold, pairs)
         return log_z - log_z_gold, p_free - p_gold
@@ -349,14 +381,13 @@ class GDSegmenter(TrainablePipe):
         last: Dict[str, int] = {}
         texts: List[str] = []
         transitions = numpy.zeros((2, 2))
-        tags: Dict[str, numpy.ndarray] = {}
+        tags = TagTally()
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
             gaps = gold_gaps(eg)
             transitions += transition_counts([gaps])
-            for char, row in tag_counts([_tag_input(eg, gaps)]).items():
-                tags[char] = tags.get(char, 0.0) + numpy.asarray(row)
+            tags.add(*_tag_input(eg, gaps))
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -367,13 +398,16 @@ class GDSegmenter(TrainablePipe):
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
         self.cfg["transitions"] = transitions.tolist()
-        self.cfg["tags"] = {char: row.tolist() for char, row in sorted(tags.items())}
+        self.cfg["tags"] = dict(sorted(tags.counts().items()))
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
+        self._held_out_tags, self._held_out_priors = None, {}
         if k >= 2:
             self.model.attrs[HOLDOUT_FOLDS_ATTR] = HoldoutFolds.from_texts(texts, k)
             block = partial(HoldoutFolds.block_of_index, n=len(texts), k=k)
             local = {w: block(i) for w, i in first.items() if block(i) == block(last[w])}
+            if self.held_out_priors:
+                self._held_out_tags = tags.held_out([block(i) for i in range(len(texts))], k)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))

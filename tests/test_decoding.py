@@ -7,6 +7,7 @@ import spacy
 
 from spacy_gdcws.decoding import (
     TAGS,
+    TagTally,
     chain_marginals,
     tag_counts,
     tag_pmi,
@@ -185,6 +186,55 @@ def test_tag_counts_and_pmi():
     pots = tag_potentials(["中", "x"], index, table)
     assert pots.shape == (2, 2, 2) and numpy.array_equal(pots[0], zhong) and numpy.array_equal(pots[1], unknown)
     assert tag_potentials([], index, table).shape == (0, 2, 2)
+
+
+def test_tag_tally_holds_out_each_block():
+    docs = [(list("我爱北京"), numpy.array([1, 1, 0], "f"), numpy.ones(3, bool), numpy.zeros(3, bool)),
+            (list("北京大学"), numpy.array([0, 1, 0], "f"), numpy.ones(3, bool), numpy.zeros(3, bool)),
+            (list("我"), numpy.zeros(0, "f"), numpy.zeros(0, bool), numpy.zeros(0, bool))]
+    tally = TagTally()
+    for doc in docs:
+        tally.add(*doc)
+    assert len(tally) == 3 and tally.counts() == tag_counts(docs)
+    held_out = tally.held_out([0, 1, 0], 2)
+    assert held_out[0] == tag_counts(docs[1:2])  # without block 0: 大学 and the second 北京 only
+    assert held_out[1] == tag_counts(docs[0:1] + docs[2:])
+    assert "爱" not in held_out[0] and held_out[1]["我"] == [0, 0, 0, 2]
+    assert TagTally().held_out([], 3) == [{}, {}, {}]
+
+
+def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
+    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "holdout_folds": 2}
+    nlp = spacy.blank("zh")
+    seg = nlp.add_pipe("gdcws_segmenter", config={"model": model, "loss": "crf", "tag_prior_weight": 1.0,
+                                                   "held_out_priors": True})
+    examples = make_examples(nlp, sxu_sentences[:6])
+    nlp.initialize(lambda: examples)
+    first = examples[0].predicted
+    # a training doc of block 0 gets the prior counted on block 1 (the last 3 sentences) only
+    expected = tag_counts([seg_input(eg) for eg in examples[3:]])
+    index, table = tag_pmi(expected)
+    _, pairs = seg._pair_scores(first, training=True)
+    assert numpy.allclose(pairs, tag_potentials([t.text for t in first], index, table))
+    # decoding, and docs that are not training docs, use all the counts
+    index, table = tag_pmi(seg.cfg["tags"])
+    full = tag_potentials([t.text for t in first], index, table)
+    assert numpy.allclose(seg._pair_scores(first)[1], full)
+    assert not numpy.allclose(pairs, full)
+    other = nlp.make_doc("我爱北京天安门")
+    assert numpy.allclose(seg._pair_scores(other, training=True)[1], seg._pair_scores(other)[1])
+    loss = nlp.update(examples[:2])["gdcws_segmenter"]
+    assert numpy.isfinite(loss) and loss > 0
+    # off by default: the prior of all the counts in training too
+    plain = spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": model, "loss": "crf", "tag_prior_weight": 1.0})
+    plain.initialize(lambda: examples)
+    assert plain._held_out_tags is None
+
+
+def seg_input(eg):
+    from spacy_gdcws.segmenter import _tag_input, gold_gaps
+
+    return _tag_input(eg, gold_gaps(eg))
 
 
 def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
