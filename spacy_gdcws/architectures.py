@@ -34,6 +34,8 @@ HOLDOUT_FOLDS_ATTR = "holdout_blocks"
 # set by spacy_gdcws.quantize: the model predicts only
 QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
+# set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ensemble): they predict only
+ENSEMBLE_ATTR = "ensemble"
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")

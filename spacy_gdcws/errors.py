@@ -44,3 +44,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E032 = "No dev docs to choose the decoding on: give gold docs (a .spacy file with the gold words)."
     E033 = "Empty grid of decoding weights: give at least one transition weight and one tag prior weight."
     E034 = "Unknown segmenter loss {loss!r}; expected one of {options}"
+    E035 = "An ensemble needs at least 2 members (trained pipelines), got {n}."
+    E036 = "An ensemble of segmenters (spacy_gdcws.GDEnsemble.v1) predicts only: train its members one by one (`spacy train` with other seeds) and combine them with `python -m spacy_gdcws ensemble`."
+    E037 = "Pipeline {i} of the ensemble was trained on other words than pipeline 0: members must be trained on the same data (their training vocabulary is the ensemble's dictionary)."
+    E038 = "Pipeline {i} is an ensemble already: give the trained member pipelines."

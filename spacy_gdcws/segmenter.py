@@ -18,6 +18,7 @@ from thinc.api import Config, Model, Optimizer
 from thinc.types import Floats2d
 
 from .architectures import (
+    ENSEMBLE_ATTR,
     HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
@@ -175,8 +176,10 @@ class GDSegmenter(TrainablePipe):
     @train_words.setter
     def train_words(self, words: Iterable[str]) -> None:
         self._train_words = set(words)
-        if LEXICON_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_ATTR] = frozenset(self._train_words)
+        lexicon = frozenset(self._train_words)
+        for node in self.model.walk():  # the model, or each member of an ensemble
+            if LEXICON_ATTR in node.attrs:
+                node.attrs[LEXICON_ATTR] = lexicon
 
     @property
     def threshold(self) -> float:
@@ -375,6 +378,8 @@ class GDSegmenter(TrainablePipe):
         shape inference to do here.
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
+        if self.model.attrs.get(ENSEMBLE_ATTR):
+            raise ValueError(Errors.E036)
         counts: Counter = Counter()
         # first and last example of each word, for block leave-out
         first: Dict[str, int] = {}

@@ -1,0 +1,27 @@
+"""`ensemble`: combine trained pipelines into one whose segmenter averages their gap logits."""
+from pathlib import Path
+from typing import List, Optional
+
+import spacy
+import typer
+from wasabi import msg
+
+from ..ensemble import build_ensemble
+from ._app import app
+
+
+@app.command("ensemble")
+def ensemble_cli(
+    output: Path = typer.Argument(..., help="Where to save the ensemble pipeline"),
+    models: List[str] = typer.Argument(..., help="Two or more trained pipelines (names or paths), same training data"),
+    segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
+) -> None:
+    """Save one pipeline whose segmenter averages the gap logits of the given
+    pipelines' segmenters (members trained on the same data, e.g. with other
+    seeds). The tokenizer, other components and decoding settings come from the
+    first pipeline; choose the ensemble's decoding weights with `tune-decoding`.
+    Inference costs one forward pass per member."""
+    nlp = build_ensemble([spacy.load(model) for model in models], segmenter)
+    output.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+    msg.good(f"Ensemble of {len(models)} segmenters -> {output}")

@@ -1,0 +1,67 @@
+"""spacy_gdcws.ensemble and the `ensemble` command: segmenters whose gap logits are averaged."""
+import numpy
+import pytest
+import spacy
+
+from spacy_gdcws.architectures import LEXICON_ATTR
+from spacy_gdcws.ensemble import build_ensemble
+from spacy_gdcws.tuning import set_decoding
+
+from .conftest import SMALL_MODEL, make_examples, train_pipeline
+from .test_cli import cli
+
+LEXICON_MODEL = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 3}
+
+
+@pytest.fixture(scope="module")
+def members(sxu_sentences):
+    """Two segmenters trained on the same sentences for different numbers of steps."""
+    return [train_pipeline(sxu_sentences[:8], n_iter=n, model=LEXICON_MODEL) for n in (3, 5)]
+
+
+def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
+    nlp = build_ensemble(members)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.model.name == "gd_ensemble" and len(seg.model.layers) == 2
+    # the dictionary reaches every member
+    assert all(layer.attrs[LEXICON_ATTR] == frozenset(seg.train_words) for layer in seg.model.layers)
+    assert seg.cfg["tags"] == members[0].get_pipe("gdcws_segmenter").cfg["tags"]
+    texts = ["".join(s.words) for s in sxu_sentences[8:12]] + ["我爱北京 天安门。", "", " "]
+    docs = [nlp.make_doc(t) for t in texts]
+    averaged = seg.predict(docs)
+    each = [m.get_pipe("gdcws_segmenter").predict([m.make_doc(t) for t in texts]) for m in members]
+    for i in range(len(texts)):
+        assert numpy.allclose(averaged[i], (each[0][i] + each[1][i]) / 2, atol=1e-5)
+    assert not numpy.allclose(each[0][0], each[1][0])
+    set_decoding(nlp, 0.0, 0.5)
+    expected = [[t.text for t in d] for d in nlp.pipe(texts)]
+    assert [d.text for d in nlp.pipe(texts)] == texts
+    # saved and loaded in a fresh pipeline: the same words
+    cli("ensemble", tmp_path / "cli", *[_save(m, tmp_path / f"m{i}") for i, m in enumerate(members)])
+    nlp.to_disk(tmp_path / "ens")
+    loaded = spacy.load(tmp_path / "ens")
+    assert loaded.get_pipe("gdcws_segmenter").tag_prior_weight == 0.5
+    assert [[t.text for t in d] for d in loaded.pipe(texts)] == expected
+    from_cli = spacy.load(tmp_path / "cli")
+    assert numpy.allclose(from_cli.get_pipe("gdcws_segmenter").predict(docs[:1])[0], averaged[0], atol=1e-5)
+
+
+def _save(nlp, path):
+    nlp.to_disk(path)
+    return path
+
+
+def test_ensemble_errors(members, sxu_sentences):
+    with pytest.raises(ValueError, match="E035"):
+        build_ensemble(members[:1])
+    other = train_pipeline(sxu_sentences[8:12], n_iter=1, model=LEXICON_MODEL)
+    with pytest.raises(ValueError, match="E037"):
+        build_ensemble([members[0], other])
+    nlp = build_ensemble(members)
+    with pytest.raises(ValueError, match="E038"):
+        build_ensemble([nlp, members[0]])
+    examples = make_examples(nlp, sxu_sentences[:2])
+    with pytest.raises(ValueError, match="E036"):
+        nlp.update(examples)
+    with pytest.raises(ValueError, match="E036"):
+        nlp.initialize(lambda: examples)
