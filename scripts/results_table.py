@@ -44,7 +44,8 @@ SYSTEMS = {
                    "1.0), then decoded with the weights `tune-decoding` chose on dev (UD 0 / 1.0, ZX 0.5 / 1.0)",
     "default_crf_ens3": "an ensemble of the three `default_crf` seeds (`python -m spacy_gdcws ensemble`: one "
                         "segmenter that averages their gap logits; three forward passes per batch), decoded with "
-                        "the weights `tune-decoding` chose for it on dev (UD 0.5 / 1.0, ZX 1.0 / 0.5)",
+                        "the weights `tune-decoding` chose for it on dev (UD 0.5 / 1.0, ZX 1.0 / 0.5; the `_full` "
+                        "ensembles, of the three seeds' last models, are decoded with these weights too)",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
                   "over single docs only)",
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
