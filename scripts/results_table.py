@@ -46,6 +46,8 @@ SYSTEMS = {
                         "segmenter that averages their gap logits; three forward passes per batch), decoded with "
                         "the weights `tune-decoding` chose for it on dev (UD 0.5 / 1.0, ZX 1.0 / 0.5; the `_full` "
                         "ensembles, of the three seeds' last models, are decoded with these weights too)",
+    "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`), greedy decoding "
+                    "as SXU's dev chose for `default`",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
                   "over single docs only)",
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
@@ -73,7 +75,7 @@ CORPORA = {
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
                   "row is decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
-ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
