@@ -18,6 +18,8 @@ Contenders (`--contenders` picks some):
   only with AVX512-BF16 / AMX);
 - `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
+- `gdcws_pipe_baseline`: `gdcws_pipe` with `--baseline-model` (e.g. our previous version, or one
+  member of an ensemble), so the two models' ratio is measured in the same run;
 - `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
   ceiling of any spaCy segmenter;
 - `linear_char`: the same with `spacy_gdcws.ChineseCharTokenizer.v1` (identical
@@ -46,14 +48,15 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "spacy_char",
-              "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
+CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
+              "gdcws_pipe_baseline", "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
 NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 LINEAR_CHAR_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}}
 NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
+NEEDS_BASELINE = {"gdcws_pipe_baseline"}
 
 
 def load_texts(name: str, sxu_test: Path) -> List[str]:
@@ -71,20 +74,20 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     """RETURNS (run, prepare): `run(prepared)` segments and returns a word count;
     `prepare(texts)` does the untimed work (only `gdcws_model` has any)."""
     identity = lambda texts: texts  # noqa: E731
-    if name in NEEDS_MODEL:
+    if name in NEEDS_MODEL or name in NEEDS_BASELINE:
         import spacy
         import spacy_gdcws.segment as seg
 
         config = dict(BF16_CONFIG) if name == "gdcws_pipe_bf16" else {}
         if args.linear_char:
             config.update(LINEAR_CHAR_CONFIG)
-        nlp = spacy.load(args.model, config=config)
+        nlp = spacy.load(args.baseline_model if name in NEEDS_BASELINE else args.model, config=config)
         nlp.max_length = 10**8
         if name == "gdcws_pipe_int8":
             from spacy_gdcws.quantize import quantize_segmenter
 
             quantize_segmenter(nlp)
-        if name in ("gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16"):
+        if name in ("gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_pipe_baseline"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_segment":
             return (lambda texts: sum(len(w) for w in seg.segment_texts(nlp, texts, batch_size=args.batch_size))), identity
@@ -217,6 +220,7 @@ def ratios(results: List[Dict[str, object]]) -> Dict[str, Dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
+    parser.add_argument("--baseline-model", help="another trained pipeline, for the gdcws_pipe_baseline contender")
     parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from scripts/baselines.py)")
     parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
     parser.add_argument("--contenders", nargs="+", default=CONTENDERS)
@@ -235,10 +239,10 @@ def main() -> None:
         worker(args)
         return
     contenders = [c for c in args.contenders if (c not in NEEDS_MODEL or args.model)
-                  and (c not in NEEDS_PKUSEG or args.pkuseg_model)]
+                  and (c not in NEEDS_PKUSEG or args.pkuseg_model) and (c not in NEEDS_BASELINE or args.baseline_model)]
     skipped = sorted(set(args.contenders) - set(contenders))
     if skipped:
-        print(f"skipped (no --model / --pkuseg-model): {skipped}", file=sys.stderr)
+        print(f"skipped (no --model / --pkuseg-model / --baseline-model): {skipped}", file=sys.stderr)
     results = []
     for inp in args.inputs:
         for name in contenders:
@@ -249,6 +253,8 @@ def main() -> None:
                 cmd += ["--model", args.model]
             if args.pkuseg_model:
                 cmd += ["--pkuseg-model", str(args.pkuseg_model)]
+            if args.baseline_model:
+                cmd += ["--baseline-model", args.baseline_model]
             out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
             result = json.loads(out.strip().splitlines()[-1])
             results.append(result)
@@ -268,7 +274,7 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
     """The report so far; written to `--output` if given."""
     report: Dict[str, object] = {
         "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs,
-        "model": args.model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
+        "model": args.model, "baseline_model": args.baseline_model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization

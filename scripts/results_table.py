@@ -162,8 +162,12 @@ def speed() -> str:
         m = data["machine"]
         rows.append(f"`{path.relative_to(ROOT)}`: {m.get('cpu')}, {m.get('cpus')} CPUs, torch {m.get('torch')} "
                     f"({m.get('torch_threads')} threads), median of {data['runs']} runs\n")
-        rows.append("| input | contender | chars/s | x spacy_char | x pkuseg | x jieba | peak RSS MB |")
-        rows.append("|---|---|---|---|---|---|---|")
+        baseline = data.get("baseline_model")
+        extra = " x `gdcws_pipe_baseline` |" if baseline else ""
+        if baseline:
+            rows[-1] += f"`gdcws_pipe`: `{data['model']}`, `gdcws_pipe_baseline`: `{baseline}`\n"
+        rows.append("| input | contender | chars/s | x spacy_char | x pkuseg | x jieba |" + extra + " peak RSS MB |")
+        rows.append("|---|---|---|---|---|---|" + ("---|" if baseline else "") + "---|")
         for r in data["results"]:
             ratio = data["ratios"].get(r["input"], {})
 
@@ -171,8 +175,9 @@ def speed() -> str:
                 value = ratio.get(f"{r['contender']}/{other}")
                 return "–" if value is None else f"{value:.3g}"
 
-            rows.append(f"| {r['input']} | `{r['contender']}` | {r['chars_per_second']:,} | {x('spacy_char')} | "
-                        f"{x('pkuseg')} | {x('jieba')} | {r['peak_rss_mb']} |")
+            cells = [x("spacy_char"), x("pkuseg"), x("jieba")] + ([x("gdcws_pipe_baseline")] if baseline else [])
+            rows.append(f"| {r['input']} | `{r['contender']}` | {r['chars_per_second']:,} | " + " | ".join(cells)
+                        + f" | {r['peak_rss_mb']} |")
         if "quantization" in data:
             q = data["quantization"]
             bf16 = f", {pct(q['bf16_token_f'])} (bf16 autocast)" if "bf16_token_f" in q else ""

@@ -31,10 +31,11 @@ def quantize_segmenter(nlp: Language, name: Optional[str] = None) -> None:
     model = segmenter.model
     if model.attrs.get(QUANTIZED_ATTR):
         return
-    shim = model.layers[0].shims[0]
     with warnings.catch_warnings():
         # torch.ao.quantization is deprecated in favour of torchao; the eager
         # dynamic path still works and needs no extra dependency
         warnings.simplefilter("ignore")
-        shim._model = torch.ao.quantization.quantize_dynamic(shim._model.eval(), {torch.nn.Linear}, dtype=torch.qint8)
+        for node in model.walk():  # one torch module, or one per member of an ensemble
+            for shim in node.shims:
+                shim._model = torch.ao.quantization.quantize_dynamic(shim._model.eval(), {torch.nn.Linear}, dtype=torch.qint8)
     model.attrs[QUANTIZED_ATTR] = True

@@ -5,6 +5,7 @@ import spacy
 
 from spacy_gdcws.architectures import LEXICON_ATTR
 from spacy_gdcws.ensemble import build_ensemble
+from spacy_gdcws.quantize import quantize_segmenter
 from spacy_gdcws.tuning import set_decoding
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
@@ -44,6 +45,11 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     assert [[t.text for t in d] for d in loaded.pipe(texts)] == expected
     from_cli = spacy.load(tmp_path / "cli")
     assert numpy.allclose(from_cli.get_pipe("gdcws_segmenter").predict(docs[:1])[0], averaged[0], atol=1e-5)
+    # int8 quantisation reaches every member
+    quantize_segmenter(from_cli)
+    shims = [shim for node in from_cli.get_pipe("gdcws_segmenter").model.walk() for shim in node.shims]
+    assert len(shims) == 2 and all("Quantized" in repr(shim._model) or "quantized" in repr(shim._model) for shim in shims)
+    assert [d.text for d in from_cli.pipe(texts)] == texts
 
 
 def _save(nlp, path):
