@@ -1,4 +1,4 @@
-"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU) and unknown_rates.py."""
+"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU), unknown_rates.py and block_dev.py."""
 import importlib.util
 import json
 import subprocess
@@ -83,3 +83,26 @@ def test_unknown_rates_of_dev_leave_one_doc_out_and_blocks(tmp_path):
     # blocks {doc 0, 1} and {doc 2, 3}: 北京 and 上海 lie in one block each, 大学 and 人 in both
     assert table["train_2_blocks"] == {"in_word_bigrams": 66.67, "boundary_bigrams": 100.0, "words": 50.0}
 
+
+
+def test_block_dev_holds_out_one_block_of_the_training_file(tmp_path):
+    import spacy
+    from spacy.tokens import DocBin
+
+    corpora = ROOT.parent / "shared" / "corpora"
+    if not (corpora / "zhuxian").exists():
+        pytest.skip("corpora not available")
+    out = tmp_path / "zx_block3"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "block_dev.py"), "zx", str(corpora), str(out),
+                           "--block", "3"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    vocab = spacy.blank("zh").vocab
+    train = [[t.text for t in d] for d in DocBin().from_disk(out / "train.spacy").get_docs(vocab)]
+    dev = [[t.text for t in d] for d in DocBin().from_disk(out / "dev.spacy").get_docs(vocab)]
+    gold = (out / "test_gold.txt").read_text(encoding="utf8").splitlines()
+    raw = (out / "test_raw.txt").read_text(encoding="utf8").splitlines()
+    n = len(train) + len(dev)
+    assert len(dev) == 4 * n // 10 - 3 * n // 10 and len(gold) == len(raw) == len(dev)
+    assert ["  ".join(words) for words in dev] == gold and raw[0] == "".join(dev[0])
+    words = set((out / "words.txt").read_text(encoding="utf8").split())
+    assert words == {w for doc in train for w in doc}
