@@ -39,7 +39,8 @@ def _ensemble_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[Li
     if is_train:
         raise ValueError(Errors.E036)
     outputs = [member.predict(docs) for member in model.layers]
-    averaged = [model.ops.asarray2f(numpy.mean([numpy.asarray(out[i]) for out in outputs], axis=0))
+    # on the host, float32, like each member's output (also with a GPU)
+    averaged = [numpy.mean([numpy.asarray(out[i]) for out in outputs], axis=0).astype(numpy.float32)
                 for i in range(len(docs))]
     return averaged, _predict_only
 
