@@ -161,10 +161,10 @@ class GDSegmenter(TrainablePipe):
         self.held_out_priors = held_out_priors
         # decoding priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
-        # training only (not saved): the tag counts without each block of the
-        # training data, set by initialize with held_out_priors, and their priors
-        self._held_out_tags: Optional[List[Dict[str, List[float]]]] = None
-        self._held_out_priors: Dict[int, Tuple[Dict[str, int], numpy.ndarray]] = {}
+        # training only (not saved): per block of the training data, the tag
+        # prior counted without that block (`tag_pmi`), set by initialize with
+        # held_out_priors
+        self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
         self.train_words = set()
 
     @property
@@ -265,24 +265,19 @@ class GDSegmenter(TrainablePipe):
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
         pairs = None
         if self.tag_prior_weight > 0.0:
-            index, table = self._held_out_prior(doc) if training else (None, None)
-            if index is None:
-                index, table = self._prior("tags", tag_pmi)
+            held_out = self._held_out_prior(doc) if training else None
+            index, table = held_out or self._prior("tags", tag_pmi)
             pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], index, table)
         return log_trans, pairs
 
-    def _held_out_prior(self, doc: Doc) -> Tuple[Optional[Dict[str, int]], Optional[numpy.ndarray]]:
-        """The tag prior without the training doc's block, (None, None) if
-        there is none (not recorded, or the doc is not a training doc)."""
+    def _held_out_prior(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
+        """The tag prior without the training doc's block, None if there is
+        none (not recorded, or the doc is not a training doc)."""
         folds = self.model.attrs.get(HOLDOUT_FOLDS_ATTR)
-        if self._held_out_tags is None or folds is None:
-            return None, None
+        if self._held_out_priors is None or folds is None:
+            return None
         block = folds.fold(doc.text)
-        if block < 0:
-            return None, None
-        if block not in self._held_out_priors:
-            self._held_out_priors[block] = tag_pmi(self._held_out_tags[block])
-        return self._held_out_priors[block]
+        return self._held_out_priors[block] if block >= 0 else None
 
     def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
         """`compute(self.cfg[key])`, computed again only when those counts change."""
@@ -406,13 +401,13 @@ class GDSegmenter(TrainablePipe):
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
-        self._held_out_tags, self._held_out_priors = None, {}
+        self._held_out_priors = None
         if k >= 2:
             self.model.attrs[HOLDOUT_FOLDS_ATTR] = HoldoutFolds.from_texts(texts, k)
             block = partial(HoldoutFolds.block_of_index, n=len(texts), k=k)
             local = {w: block(i) for w, i in first.items() if block(i) == block(last[w])}
             if self.held_out_priors:
-                self._held_out_tags = tags.held_out([block(i) for i in range(len(texts))], k)
+                self._held_out_priors = [tag_pmi(c) for c in tags.held_out([block(i) for i in range(len(texts))], k)]
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))

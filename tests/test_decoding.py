@@ -228,7 +228,7 @@ def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
     # off by default: the prior of all the counts in training too
     plain = spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": model, "loss": "crf", "tag_prior_weight": 1.0})
     plain.initialize(lambda: examples)
-    assert plain._held_out_tags is None
+    assert plain._held_out_priors is None
 
 
 def seg_input(eg):
