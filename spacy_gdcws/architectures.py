@@ -22,6 +22,7 @@ from .features import (
     lexicon_features,
     ngram_keys,
     plan_windows,
+    source_text,
 )
 from .shims import InPlacePyTorchShim
 
@@ -282,7 +283,7 @@ def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:
     folds = model.attrs.get(HOLDOUT_FOLDS_ATTR)
     if folds is None:
         return numpy.full(len(docs), -1, dtype=numpy.int64)
-    return numpy.asarray([folds.fold(doc.text) for doc in docs], dtype=numpy.int64)
+    return numpy.asarray([folds.fold(source_text(doc)) for doc in docs], dtype=numpy.int64)
 
 
 _FORK_HANDLER = {"registered": False}

@@ -48,3 +48,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E036 = "An ensemble of segmenters (spacy_gdcws.GDEnsemble.v1) predicts only: train its members one by one (`spacy train` with other seeds) and combine them with `python -m spacy_gdcws ensemble`."
     E037 = "Pipeline {i} of the ensemble was trained on other words than pipeline 0: members must be trained on the same data (their training vocabulary is the ensemble's dictionary)."
     E038 = "Pipeline {i} is an ensemble already: give the trained member pipelines."
+    E039 = "pseudo_words must be in [0, 1) (the share of rare two-character words replaced in training; 0 = off), got {value}"

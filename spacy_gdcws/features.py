@@ -175,6 +175,16 @@ class HoldoutFolds:
         return len(self._blocks)
 
 
+# Doc.user_data key: the training text a doc was made from (`augment.PseudoWords`)
+SOURCE_TEXT_KEY = "gdcws_source_text"
+
+
+def source_text(doc) -> str:
+    """The training text a doc stands for: its own, or the one it was made
+    from in training (`SOURCE_TEXT_KEY`), which `HoldoutFolds` knows."""
+    return doc.user_data.get(SOURCE_TEXT_KEY, doc.text)
+
+
 def text_key(text: str) -> int:
     """A stable 64-bit key of a text (spaCy's string hash)."""
     return get_string_id(text)

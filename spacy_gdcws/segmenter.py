@@ -37,8 +37,10 @@ from .decoding import (
     viterbi,
 )
 
+from .augment import PseudoWords
+from .features import HoldoutFolds, WordCounts, source_text
+
 LOSSES = ("bce", "crf")
-from .features import HoldoutFolds, WordCounts
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -82,6 +84,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "tag_prior_weight": 0.0,
         "loss": "bce",
         "held_out_priors": False,
+        "pseudo_words": 0.0,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -93,6 +96,7 @@ def make_segmenter(
     tag_prior_weight: float = 0.0,
     loss: str = "bce",
     held_out_priors: bool = False,
+    pseudo_words: float = 0.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -115,10 +119,15 @@ def make_segmenter(
         counted without the doc's own block of the training data, as the
         dictionary and n-gram features are, so the prior the model learns next
         to is as reliable as on new text (decoding uses all the counts).
+    pseudo_words (float): In training, the share of rare two-character
+        words replaced by a pseudo-word (`spacy_gdcws.augment`: a pair of
+        characters new to the model, in a word's place), so that the model
+        learns to find unknown two-character words from their characters.
+        0 = off.
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss,
-                       held_out_priors=held_out_priors)
+                       held_out_priors=held_out_priors, pseudo_words=pseudo_words)
 
 
 class GDSegmenter(TrainablePipe):
@@ -142,6 +151,7 @@ class GDSegmenter(TrainablePipe):
         tag_prior_weight: float = 0.0,
         loss: str = "bce",
         held_out_priors: bool = False,
+        pseudo_words: float = 0.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -159,6 +169,11 @@ class GDSegmenter(TrainablePipe):
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
         self.held_out_priors = held_out_priors
+        if not 0.0 <= pseudo_words < 1.0:
+            raise ValueError(Errors.E039.format(value=pseudo_words))
+        self.pseudo_words = pseudo_words
+        # training only (not saved): where pseudo-words come from, set by initialize
+        self._pseudo: Optional[PseudoWords] = None
         # decoding priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
         # training only (not saved): per block of the training data, the tag
@@ -276,7 +291,7 @@ class GDSegmenter(TrainablePipe):
         folds = self.model.attrs.get(HOLDOUT_FOLDS_ATTR)
         if self._held_out_priors is None or folds is None:
             return None
-        block = folds.fold(doc.text)
+        block = folds.fold(source_text(doc))
         return self._held_out_priors[block] if block >= 0 else None
 
     def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
@@ -351,6 +366,8 @@ class GDSegmenter(TrainablePipe):
             return losses
         validate_examples(examples, "GDSegmenter.update")
         self._check_not_quantized()
+        if self.pseudo_words > 0.0 and self._pseudo is not None:
+            examples = [self._pseudo.apply(eg, self.pseudo_words) for eg in examples]
         docs = [eg.predicted for eg in examples]
         scores, backprop = self.model.begin_update(docs)
         loss, d_scores = self.get_loss(examples, scores)
@@ -397,6 +414,7 @@ class GDSegmenter(TrainablePipe):
         if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
+        self._pseudo = PseudoWords.from_counts(counts) if self.pseudo_words > 0.0 else None
         self.cfg["transitions"] = transitions.tolist()
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
         k = self.model.attrs.get("holdout_folds", 0)
