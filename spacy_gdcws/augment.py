@@ -5,9 +5,8 @@ bigram the training data never had. Block leave-out (`holdout_folds`) hides a
 rare word's bigram and dictionary match from the model in training, but not
 its two characters: the model can still learn that these two characters side
 by side make a word, and a new pair of known characters then gets less than
-its due. A pseudo-word is a two-character training word that training already
-treats as unknown (all its occurrences in one block) with its characters
-replaced by a first character and a second character drawn from
+its due. A pseudo-word is a rare two-character training word with its
+characters replaced by a first character and a second character drawn from
 two other two-character words of the training vocabulary: a pair that is, as
 a rule, new to the model, in a place where a word stands. The model meets a
 fresh such word each time, with gold boundaries around it, so it can only
@@ -18,7 +17,7 @@ drawn anew at each update (numpy's global RNG, seeded by spaCy) and never
 reach the vocabulary, the dictionary features or the decoding counts, which
 `initialize` takes from the real training data.
 """
-from typing import Container, Iterable, List, Mapping, Optional
+from typing import Iterable, List, Mapping, Optional
 
 import numpy
 from spacy.tokens import Doc
@@ -27,6 +26,8 @@ from spacy.training import Example
 from .features import SOURCE_TEXT_KEY, char_class, source_text
 
 HAN_CLASS = 2  # `features.char_class` of a Han character (not a numeral)
+# the words that may be replaced: two Han characters, at most this frequent in training
+MAX_WORD_COUNT = 5
 
 
 def is_han_pair(word: str) -> bool:
@@ -38,10 +39,9 @@ class PseudoWords:
     """Where pseudo-words come from: the first and second characters of the
     training vocabulary's two-character Han words (one draw per word type, so
     the characters come from words as varied as unknown words are), and which
-    words they may stand in for: two Han characters that training hides from
-    the model as unknown (block leave-out: all their occurrences lie in one
-    block; without blocks: words seen once), so the words the model will know
-    keep all their training."""
+    words they may stand in for (two Han characters, at most `MAX_WORD_COUNT`
+    occurrences in training: rare words, whose places are where unknown words
+    turn up)."""
 
     __slots__ = ("firsts", "seconds", "replaceable")
 
@@ -51,15 +51,14 @@ class PseudoWords:
         self.replaceable = frozenset(replaceable)
 
     @classmethod
-    def from_counts(cls, counts: Mapping[str, int], local: Optional[Container[str]] = None) -> Optional["PseudoWords"]:
-        """From the training words' frequencies and the words that lie in one
-        block of the training data (`local`; None without blocks); None if
-        there are no two-character Han words to draw from."""
+    def from_counts(cls, counts: Mapping[str, int]) -> Optional["PseudoWords"]:
+        """From the training words' frequencies; None if there are no
+        two-character Han words to draw from."""
         pairs = sorted(w for w in counts if is_han_pair(w))
         if not pairs:
             return None
-        unknown = (w for w in pairs if (w in local if local is not None else counts[w] == 1))
-        return cls((w[0] for w in pairs), (w[1] for w in pairs), unknown)
+        rare = (w for w in pairs if counts[w] <= MAX_WORD_COUNT)
+        return cls((w[0] for w in pairs), (w[1] for w in pairs), rare)
 
     def draw(self, n: int) -> List[str]:
         """n pseudo-words."""

@@ -119,8 +119,8 @@ def make_segmenter(
         counted without the doc's own block of the training data, as the
         dictionary and n-gram features are, so the prior the model learns next
         to is as reliable as on new text (decoding uses all the counts).
-    pseudo_words (float): In training, the share of unknown two-character
-        words (those block leave-out hides) replaced by a pseudo-word (`spacy_gdcws.augment`: a pair of
+    pseudo_words (float): In training, the share of rare two-character
+        words replaced by a pseudo-word (`spacy_gdcws.augment`: a pair of
         characters new to the model, in a word's place), so that the model
         learns to find unknown two-character words from their characters.
         0 = off.
@@ -414,6 +414,7 @@ class GDSegmenter(TrainablePipe):
         if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
+        self._pseudo = PseudoWords.from_counts(counts) if self.pseudo_words > 0.0 else None
         self.cfg["transitions"] = transitions.tolist()
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
         k = self.model.attrs.get("holdout_folds", 0)
@@ -427,9 +428,6 @@ class GDSegmenter(TrainablePipe):
                 self._held_out_priors = [tag_pmi(c) for c in tags.held_out([block(i) for i in range(len(texts))], k)]
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
-        self._pseudo = None
-        if self.pseudo_words > 0.0:
-            self._pseudo = PseudoWords.from_counts(counts, local if k >= 2 else None)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)

@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.architectures import doc_folds
-from spacy_gdcws.augment import PseudoWords, is_han_pair
+from spacy_gdcws.augment import MAX_WORD_COUNT, PseudoWords, is_han_pair
 from spacy_gdcws.features import SOURCE_TEXT_KEY, source_text
 from spacy_gdcws.segmenter import gold_gaps
 
@@ -26,13 +26,11 @@ def test_is_han_pair():
 
 
 def test_from_counts_draws_from_two_character_words():
-    counts = {"北京": 9, "大学": 1, "我": 5, "天安门": 1, "三五": 1, "学生": 2}
-    pseudo = PseudoWords.from_counts(counts, {"学生": 3, "我": 1, "天安门": 0})
+    counts = {"北京": 9, "大学": 1, "我": 5, "天安门": 1, "三五": 1, "学生": MAX_WORD_COUNT + 1}
+    pseudo = PseudoWords.from_counts(counts)
     assert sorted(pseudo.firsts) == ["北", "大", "学"] and sorted(pseudo.seconds) == ["京", "学", "生"]
-    # only the two-character Han words that training hides as unknown (all in one block) are replaced
-    assert pseudo.replaceable == {"学生"}
-    # without blocks: the words seen once
-    assert PseudoWords.from_counts(counts).replaceable == {"大学"}
+    # only rare two-character Han words stand for unknown ones
+    assert pseudo.replaceable == {"大学"}
     numpy.random.seed(0)
     drawn = pseudo.draw(50)
     assert all(w[0] in "北大学" and w[1] in "京学生" for w in drawn) and len(set(drawn)) > 3
@@ -86,10 +84,6 @@ def test_segmenter_trains_with_pseudo_words(sxu_sentences):
     # initialize takes the real words only; the pseudo-words come from them
     assert seg.train_words == set(counts)
     assert set(seg._pseudo.firsts) == {w[0] for w in counts if is_han_pair(w)}
-    # replaced: the words whose occurrences all lie in one of the two blocks
-    halves = [examples[:4], examples[4:]]
-    in_half = [{t.text for eg in half for t in eg.reference} for half in halves]
-    assert seg._pseudo.replaceable == {w for w in counts if is_han_pair(w) and (w in in_half[0]) != (w in in_half[1])}
     seen = []
     original = seg.get_loss
 
