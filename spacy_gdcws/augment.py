@@ -23,9 +23,8 @@ import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from .features import SOURCE_TEXT_KEY, char_class, source_text
+from .features import HAN_CLASS, SOURCE_TEXT_KEY, char_class, source_text
 
-HAN_CLASS = 2  # `features.char_class` of a Han character (not a numeral)
 # the words that may be replaced: two Han characters, at most this frequent in training
 MAX_WORD_COUNT = 5
 
@@ -75,7 +74,7 @@ class PseudoWords:
         spots = [t.idx for t in eg.reference if t.text in self.replaceable]
         if not spots or rate <= 0.0:
             return eg
-        chosen = [s for s, keep in zip(spots, numpy.random.random_sample(len(spots)) >= rate) if not keep]
+        chosen = [s for s, u in zip(spots, numpy.random.random_sample(len(spots))) if u < rate]
         if not chosen:
             return eg
         chars = list(eg.reference.text)

@@ -31,6 +31,7 @@ UNK_BIGRAM = numpy.uint64(0x4F1BBCDCBFA54A6B)
 N_CLASSES = 9  # char_classes' 8 classes and the unit edge (BOS / EOS)
 EDGE_CLASS = 8
 _HAN_NUMERALS = frozenset("〇○零一二三四五六七八九十百千万亿两廿卅")
+HAN_CLASS = 2  # `char_class` of a Han character that is not a numeral
 
 
 @lru_cache(maxsize=65536)
@@ -45,7 +46,7 @@ def char_class(text: str) -> int:
         return 1
     cp = ord(c)
     if 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x3134F or 0xF900 <= cp <= 0xFAFF:
-        return 2
+        return HAN_CLASS
     category = unicodedata.category(c)
     return {"N": 3, "L": 4, "P": 5, "S": 6}.get(category[0], 7)
 
