@@ -12,7 +12,12 @@ a rule, new to the model, in a place where a word stands. The model meets a
 fresh such word each time, with gold boundaries around it, so it can only
 learn what makes two characters a word from the characters themselves.
 
-Training only (`GDSegmenter` setting `pseudo_words`); the pseudo-words are
+Unknown single-character words are the same story one character shorter: a
+character the training data has only inside longer words, standing alone.
+A pseudo-character is a rare single-character training word replaced by a
+character that the training vocabulary has only inside longer words.
+
+Training only (`GDSegmenter` settings `pseudo_words`, `pseudo_chars`); they are
 drawn anew at each update (numpy's global RNG, seeded by spaCy) and never
 reach the vocabulary, the dictionary features or the decoding counts, which
 `initialize` takes from the real training data.
@@ -29,9 +34,14 @@ from .features import HAN_CLASS, SOURCE_TEXT_KEY, char_class, source_text
 MAX_WORD_COUNT = 5
 
 
+def is_han(word: str) -> bool:
+    """Whether a word is Han characters only (not numerals)."""
+    return all(char_class(c) == HAN_CLASS for c in word)
+
+
 def is_han_pair(word: str) -> bool:
     """Whether a word is two Han characters (not numerals)."""
-    return len(word) == 2 and char_class(word[0]) == HAN_CLASS and char_class(word[1]) == HAN_CLASS
+    return len(word) == 2 and is_han(word)
 
 
 class PseudoWords:
@@ -40,14 +50,27 @@ class PseudoWords:
     the characters come from words as varied as unknown words are), and which
     words they may stand in for (two Han characters, at most `MAX_WORD_COUNT`
     occurrences in training: rare words, whose places are where unknown words
-    turn up)."""
+    turn up); likewise for single characters: `chars` are the Han characters
+    that occur in training words but never as a word of their own, and
+    `replaceable_chars` the single-character Han words with at most
+    `MAX_WORD_COUNT` occurrences."""
 
-    __slots__ = ("firsts", "seconds", "replaceable")
+    __slots__ = ("firsts", "seconds", "replaceable", "chars", "replaceable_chars")
 
-    def __init__(self, firsts: Iterable[str], seconds: Iterable[str], replaceable: Iterable[str]) -> None:
+    def __init__(
+        self,
+        firsts: Iterable[str],
+        seconds: Iterable[str],
+        replaceable: Iterable[str],
+        chars: Iterable[str] = (),
+        replaceable_chars: Iterable[str] = (),
+    ) -> None:
         self.firsts = numpy.asarray(list(firsts), dtype=object)
         self.seconds = numpy.asarray(list(seconds), dtype=object)
         self.replaceable = frozenset(replaceable)
+        self.chars = numpy.asarray(list(chars), dtype=object)
+        # nothing to draw from: nothing to replace
+        self.replaceable_chars = frozenset(replaceable_chars) if len(self.chars) else frozenset()
 
     @classmethod
     def from_counts(cls, counts: Mapping[str, int]) -> Optional["PseudoWords"]:
@@ -57,7 +80,10 @@ class PseudoWords:
         if not pairs:
             return None
         rare = (w for w in pairs if counts[w] <= MAX_WORD_COUNT)
-        return cls((w[0] for w in pairs), (w[1] for w in pairs), rare)
+        singles = {w for w in counts if len(w) == 1 and is_han(w)}
+        inside = sorted({c for w in counts if len(w) > 1 and is_han(w) for c in w} - singles)
+        rare_singles = (w for w in singles if counts[w] <= MAX_WORD_COUNT)
+        return cls((w[0] for w in pairs), (w[1] for w in pairs), rare, inside, rare_singles)
 
     def draw(self, n: int) -> List[str]:
         """n pseudo-words."""
@@ -65,21 +91,37 @@ class PseudoWords:
         j = numpy.random.randint(len(self.seconds), size=n)
         return [a + b for a, b in zip(self.firsts[i], self.seconds[j])]
 
-    def apply(self, eg: Example, rate: float) -> Example:
-        """The example with each replaceable word of its reference replaced by
-        a pseudo-word with probability `rate` (the example itself if none is).
-        The new docs keep the text's length and every token boundary; the
-        predicted doc records the original text (`SOURCE_TEXT_KEY`), so block
-        leave-out still finds the doc's training block."""
-        spots = [t.idx for t in eg.reference if t.text in self.replaceable]
-        if not spots or rate <= 0.0:
+    def draw_chars(self, n: int) -> List[str]:
+        """n pseudo-characters."""
+        return list(self.chars[numpy.random.randint(len(self.chars), size=n)])
+
+    def apply(self, eg: Example, rate: float, char_rate: float = 0.0) -> Example:
+        """The example with each replaceable two-character word of its
+        reference replaced by a pseudo-word with probability `rate`, and each
+        replaceable single-character word by a pseudo-character with
+        probability `char_rate` (the example itself if none is). The new docs
+        keep the text's length and every token boundary; the predicted doc
+        records the original text (`SOURCE_TEXT_KEY`), so block leave-out
+        still finds the doc's training block."""
+        spots = []  # (start, length, probability)
+        for t in eg.reference:
+            if rate > 0.0 and t.text in self.replaceable:
+                spots.append((t.idx, 2, rate))
+            elif char_rate > 0.0 and t.text in self.replaceable_chars:
+                spots.append((t.idx, 1, char_rate))
+        if not spots:
             return eg
-        chosen = [s for s, u in zip(spots, numpy.random.random_sample(len(spots))) if u < rate]
+        chosen = [spot for spot, u in zip(spots, numpy.random.random_sample(len(spots))) if u < spot[2]]
         if not chosen:
             return eg
+        pairs = [start for start, length, _ in chosen if length == 2]
+        singles = [start for start, length, _ in chosen if length == 1]
         chars = list(eg.reference.text)
-        for start, word in zip(chosen, self.draw(len(chosen))):
+        for start, word in zip(pairs, self.draw(len(pairs))):
             chars[start : start + 2] = word
+        if singles:
+            for start, char in zip(singles, self.draw_chars(len(singles))):
+                chars[start] = char
         text = "".join(chars)
         predicted = _respell(eg.predicted, text)
         predicted.user_data[SOURCE_TEXT_KEY] = source_text(eg.predicted)

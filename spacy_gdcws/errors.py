@@ -49,3 +49,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E037 = "Pipeline {i} of the ensemble was trained on other words than pipeline 0: members must be trained on the same data (their training vocabulary is the ensemble's dictionary)."
     E038 = "Pipeline {i} is an ensemble already: give the trained member pipelines."
     E039 = "pseudo_words must be in [0, 1) (the share of rare two-character words replaced in training; 0 = off), got {value}"
+    E040 = "pseudo_chars must be in [0, 1) (the share of rare single-character words replaced in training; 0 = off), got {value}"

@@ -85,6 +85,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "loss": "bce",
         "held_out_priors": False,
         "pseudo_words": 0.0,
+        "pseudo_chars": 0.0,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -97,6 +98,7 @@ def make_segmenter(
     loss: str = "bce",
     held_out_priors: bool = False,
     pseudo_words: float = 0.0,
+    pseudo_chars: float = 0.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -124,10 +126,15 @@ def make_segmenter(
         characters new to the model, in a word's place), so that the model
         learns to find unknown two-character words from their characters.
         0 = off.
+    pseudo_chars (float): In training, the share of rare single-character
+        words replaced by a character that the training words have only
+        inside longer words (`spacy_gdcws.augment`), so that the model learns
+        that such a character can stand alone. 0 = off.
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss,
-                       held_out_priors=held_out_priors, pseudo_words=pseudo_words)
+                       held_out_priors=held_out_priors, pseudo_words=pseudo_words,
+                       pseudo_chars=pseudo_chars)
 
 
 class GDSegmenter(TrainablePipe):
@@ -152,6 +159,7 @@ class GDSegmenter(TrainablePipe):
         loss: str = "bce",
         held_out_priors: bool = False,
         pseudo_words: float = 0.0,
+        pseudo_chars: float = 0.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -172,6 +180,9 @@ class GDSegmenter(TrainablePipe):
         if not 0.0 <= pseudo_words < 1.0:
             raise ValueError(Errors.E039.format(value=pseudo_words))
         self.pseudo_words = pseudo_words
+        if not 0.0 <= pseudo_chars < 1.0:
+            raise ValueError(Errors.E040.format(value=pseudo_chars))
+        self.pseudo_chars = pseudo_chars
         # training only (not saved): where pseudo-words come from, set by initialize
         self._pseudo: Optional[PseudoWords] = None
         # decoding priors computed from the counts in cfg, with the counts they came from
@@ -366,8 +377,8 @@ class GDSegmenter(TrainablePipe):
             return losses
         validate_examples(examples, "GDSegmenter.update")
         self._check_not_quantized()
-        if self.pseudo_words > 0.0 and self._pseudo is not None:
-            examples = [self._pseudo.apply(eg, self.pseudo_words) for eg in examples]
+        if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
+            examples = [self._pseudo.apply(eg, self.pseudo_words, self.pseudo_chars) for eg in examples]
         docs = [eg.predicted for eg in examples]
         scores, backprop = self.model.begin_update(docs)
         loss, d_scores = self.get_loss(examples, scores)
@@ -414,7 +425,8 @@ class GDSegmenter(TrainablePipe):
         if not texts:
             raise ValueError(Errors.E019)
         self.train_words = set(counts)
-        self._pseudo = PseudoWords.from_counts(counts) if self.pseudo_words > 0.0 else None
+        augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
+        self._pseudo = PseudoWords.from_counts(counts) if augment else None
         self.cfg["transitions"] = transitions.tolist()
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
         k = self.model.attrs.get("holdout_folds", 0)

@@ -1,4 +1,4 @@
-"""Pseudo-words in training (`spacy_gdcws.augment`, segmenter setting `pseudo_words`)."""
+"""Pseudo-words in training (`spacy_gdcws.augment`, segmenter settings `pseudo_words`, `pseudo_chars`)."""
 from collections import Counter
 
 import numpy
@@ -8,7 +8,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.architectures import doc_folds
-from spacy_gdcws.augment import MAX_WORD_COUNT, PseudoWords, is_han_pair
+from spacy_gdcws.augment import MAX_WORD_COUNT, PseudoWords, is_han, is_han_pair
 from spacy_gdcws.features import SOURCE_TEXT_KEY, source_text
 from spacy_gdcws.segmenter import gold_gaps
 
@@ -23,6 +23,7 @@ def example(nlp, words, spaces=None):
 def test_is_han_pair():
     assert is_han_pair("北京") and not is_han_pair("北") and not is_han_pair("天安门")
     assert not is_han_pair("一二") and not is_han_pair("A股") and not is_han_pair("北，")
+    assert is_han("北") and is_han("天安门") and not is_han("三") and not is_han("A股")
 
 
 def test_from_counts_draws_from_two_character_words():
@@ -35,6 +36,18 @@ def test_from_counts_draws_from_two_character_words():
     drawn = pseudo.draw(50)
     assert all(w[0] in "北大学" and w[1] in "京学生" for w in drawn) and len(set(drawn)) > 3
     assert PseudoWords.from_counts({"我": 3, "天安门": 1}) is None
+
+
+def test_from_counts_draws_characters_known_only_inside_words():
+    counts = {"北京": 9, "大学": 1, "我": 5, "北": 2, "天安门": 1, "三": 1, "他": MAX_WORD_COUNT + 1}
+    pseudo = PseudoWords.from_counts(counts)
+    # characters of longer words that never stand alone; rare single Han words replaced
+    assert sorted(pseudo.chars) == sorted("京大学天安门")
+    assert pseudo.replaceable_chars == {"我", "北"}
+    numpy.random.seed(0)
+    assert set(pseudo.draw_chars(40)) <= set("京大学天安门")
+    # nothing to draw: nothing replaced
+    assert PseudoWords(["甲"], ["乙"], [], [], ["我"]).replaceable_chars == frozenset()
 
 
 def test_apply_replaces_words_and_keeps_the_layout():
@@ -56,6 +69,25 @@ def test_apply_replaces_words_and_keeps_the_layout():
     assert pseudo.apply(eg, 0.0) is eg
     other = example(nlp, ["我", "爱", "你"])
     assert pseudo.apply(other, 0.999999) is other
+
+
+def test_apply_replaces_single_characters_by_their_own_rate():
+    nlp = spacy.blank("zh")
+    # "我爱" is a replaceable pair too: a single character's spot is its own token
+    pseudo = PseudoWords(["甲"], ["乙"], ["北京", "我爱"], ["丙"], ["我", "爱"])
+    eg = example(nlp, ["我", "爱", "北京", "。"])
+    assert [t.text for t in pseudo.apply(eg, 0.999999, 0.999999).reference] == ["丙", "丙", "甲乙", "。"]
+    assert [t.text for t in pseudo.apply(eg, 0.0, 0.999999).reference] == ["丙", "丙", "北京", "。"]
+    new = pseudo.apply(eg, 0.999999, 0.0)
+    assert [t.text for t in new.reference] == ["我", "爱", "甲乙", "。"]
+    assert numpy.array_equal(gold_gaps(pseudo.apply(eg, 0.0, 0.999999))[0], gold_gaps(eg)[0])
+    assert pseudo.apply(eg, 0.0, 0.0) is eg
+    # with char_rate 0 the draws are those of pairs alone
+    numpy.random.seed(3)
+    a = [pseudo.apply(eg, 0.5).reference.text for _ in range(20)]
+    numpy.random.seed(3)
+    b = [pseudo.apply(eg, 0.5, 0.0).reference.text for _ in range(20)]
+    assert a == b and len(set(a)) == 2
 
 
 def test_apply_keeps_a_pseudo_words_block():
@@ -102,10 +134,15 @@ def test_segmenter_trains_with_pseudo_words(sxu_sentences):
     # off by default
     plain = spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": model})
     plain.initialize(lambda: examples)
-    assert plain.pseudo_words == 0.0 and plain._pseudo is None
+    assert plain.pseudo_words == 0.0 and plain.pseudo_chars == 0.0 and plain._pseudo is None
+    # single characters alone
+    chars = spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": model, "pseudo_chars": 0.5})
+    chars.initialize(lambda: examples)
+    assert chars._pseudo is not None and len(chars._pseudo.replaceable_chars) > 0
 
 
+@pytest.mark.parametrize("setting", ["pseudo_words", "pseudo_chars"])
 @pytest.mark.parametrize("value", [-0.1, 1.0])
-def test_pseudo_words_share_is_checked(value):
-    with pytest.raises(ValueError, match="pseudo_words"):
-        spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL, "pseudo_words": value})
+def test_pseudo_shares_are_checked(setting, value):
+    with pytest.raises(ValueError, match=setting):
+        spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL, setting: value})
