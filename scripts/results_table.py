@@ -54,6 +54,14 @@ SYSTEMS = {
     "default_crf_pw_ens3": "an ensemble of the three `default_crf_pw` seeds, decoded with the weights "
                            "`tune-decoding` chose for it on dev (`_full`: of the three seeds' last models, with "
                            "the same weights)",
+    "default_crf_pwc": "`default_crf_pw` trained with pseudo-characters as well (`pseudo_chars = 0.6`: in each "
+                       "update, 60% of the rare single-character words, at most 5 occurrences in training, are "
+                       "replaced by a character that the training words have only inside longer words), decoded "
+                       "with the weights `tune-decoding` chose on dev (ZX 1.0 / 0.75); `_full`: the last model, "
+                       "decoded with these weights",
+    "default_crf_pwc_ens3": "an ensemble of the three `default_crf_pwc` seeds, decoded with the weights "
+                            "`tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the three seeds' last "
+                            "models, with the same weights)",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`), greedy decoding "
                     "as SXU's dev chose for `default`",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
@@ -82,7 +90,7 @@ CORPORA = {
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
                   "row is decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
-ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
