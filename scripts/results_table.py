@@ -65,8 +65,9 @@ SYSTEMS = {
     "default_crf_pwc_ens5": "an ensemble of five `default_crf_pwc` seeds (0-4; seeds 0-2 retrained for it), decoded "
                             "with the weights `tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the five "
                             "seeds' last models, with the same weights)",
-    "default_pwc": "`default` (binary loss, greedy unless dev chooses priors) trained with pseudo-words and "
-                   "pseudo-characters (`pseudo_words = 0.6`, `pseudo_chars = 0.6`)",
+    "default_pwc": "`default` (binary loss) trained with pseudo-words and pseudo-characters (`pseudo_words = "
+                   "0.6`, `pseudo_chars = 0.6`), greedy decoding as `tune-decoding` chose on dev (SXU 0 / 0); "
+                   "`_full`: the last model after 2500 steps, as `default`",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`), greedy decoding "
                     "as SXU's dev chose for `default`",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
