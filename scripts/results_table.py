@@ -68,6 +68,7 @@ SYSTEMS = {
     "default_pwc": "`default` (binary loss) trained with pseudo-words and pseudo-characters (`pseudo_words = "
                    "0.6`, `pseudo_chars = 0.6`), greedy decoding as `tune-decoding` chose on dev (SXU 0 / 0); "
                    "`_full`: the last model after 2500 steps, as `default`",
+    "default_pwc_ens3": "an ensemble of the three `default_pwc` seeds' last models (`_full`), greedy decoding",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`), greedy decoding "
                     "as SXU's dev chose for `default`",
     "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
@@ -96,7 +97,7 @@ CORPORA = {
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
                   "row is decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
-ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_pwc", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_pwc", "default_pwc_ens3", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
