@@ -24,22 +24,27 @@ SYSTEMS = {
                "or n-gram whose training occurrences all lie in the doc's tenth of the training file is hidden "
                "too: `holdout_folds = 10`), and 10% random UNK for n-grams, dropout 0.2 "
                "(embeddings 0.3, none on attention weights), Adam with linear LR decay, evaluation with "
-               "averaged parameters, batches of ~2k characters, dev early stopping",
+               "averaged parameters, batches of ~2k characters, dev early stopping, and pseudo-words and pseudo-"
+               "characters in training (`pseudo_words = pseudo_chars = 0.6`: in each update, 60% of the rare two-"
+               "character words, at most 5 occurrences in training, are replaced by a new pair of known characters, and "
+               "60% of the rare single-character words by a character the training words have only inside longer "
+               "words); decoded as `tune-decoding` chose on dev (SXU 0 / 0: greedy, UD 0.5 / 0.25, ZX 0 / 0.5); `_full`: "
+               "the last model, decoded as on the 90/10 split",
     "gpu": "GD-Transformer at the paper's size (`configs/gpu.cfg`: width 256, 6 layers/pipeline, d_ff 1024, "
            "biaffine 256) with the `default_v2` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
            "H100 for a fixed number of steps that fits minutes (`scripts/gpu_train.py`; SXU 2000, UD 400, ZX 300), "
            "before `holdout_folds = 10` entered the config",
-    "default_viterbi": "`default` decoded with Viterbi over the gap labels (`transition_weight`: the model's "
+    "default_viterbi": "`default_v3` decoded with Viterbi over the gap labels (`transition_weight`: the model's "
                        "log-probabilities plus the weighted log-probabilities of label transitions counted on the "
                        "training segmentation), the weight chosen on dev from 0 / 0.5 / 1 / 1.5 / 2 (UD 0.5, ZX 1.0; "
-                       "SXU 0, i.e. the `default` row)",
-    "default_tags": "`default` decoded with Viterbi with both priors from the training segmentation: the "
+                       "SXU 0, i.e. the `default_v3` row)",
+    "default_tags": "`default_v3` decoded with Viterbi with both priors from the training segmentation: the "
                     "label transitions (`transition_weight`) and each character's word-position tags "
                     "(`tag_prior_weight`: how the two gaps around a character go together, as pointwise mutual "
                     "information), the weights chosen on dev from a grid (UD 0 / 0.75, ZX 1.0 / 1.0; SXU 0 / 0, "
-                    "i.e. the `default` row)",
-    "default_crf": "`default` trained with `loss = \"crf\"`: the final gap scorer trained as a linear-chain CRF "
+                    "i.e. the `default_v3` row)",
+    "default_crf": "`default_v3` trained with `loss = \"crf\"`: the final gap scorer trained as a linear-chain CRF "
                    "whose pairwise scores are the two decoding priors (fixed weights: transitions 0.5, tag prior "
                    "1.0), then decoded with the weights `tune-decoding` chose on dev (UD 0 / 1.0, ZX 0.5 / 1.0)",
     "default_crf_ens3": "an ensemble of the three `default_crf` seeds (`python -m spacy_gdcws ensemble`: one "
@@ -56,7 +61,8 @@ SYSTEMS = {
                            "the same weights)",
     "default_crf_pwc": "`default_crf_pw` trained with pseudo-characters as well (`pseudo_chars = 0.6`: in each "
                        "update, 60% of the rare single-character words, at most 5 occurrences in training, are "
-                       "replaced by a character that the training words have only inside longer words), decoded "
+                       "replaced by a character that the training words have only inside longer words; i.e. `default` "
+                       "with `loss = \"crf\"`), decoded "
                        "with the weights `tune-decoding` chose on dev (ZX 1.0 / 0.75); `_full`: the last model, "
                        "decoded with these weights",
     "default_crf_pwc_ens3": "an ensemble of the three `default_crf_pwc` seeds, decoded with the weights "
@@ -65,18 +71,18 @@ SYSTEMS = {
     "default_crf_pwc_ens5": "an ensemble of five `default_crf_pwc` seeds (0-4; seeds 0-2 retrained for it), decoded "
                             "with the weights `tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the five "
                             "seeds' last models, with the same weights)",
-    "default_pwc": "`default` (binary loss) trained with pseudo-words and pseudo-characters (`pseudo_words = "
-                   "0.6`, `pseudo_chars = 0.6`), greedy decoding as `tune-decoding` chose on dev (SXU 0 / 0); "
-                   "`_full`: the last model after 2500 steps, as `default`",
-    "default_pwc_ens3": "an ensemble of the three `default_pwc` seeds' last models (`_full`), greedy decoding",
-    "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`), greedy decoding "
-                    "as SXU's dev chose for `default`",
-    "default_v2": "the CPU config before block leave-out: as `default` with `holdout_folds = 0` (leave-one-out "
+    "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`; `_full`: their last "
+                    "models), greedy decoding as SXU's dev chose for `default`",
+    "default_v3": "the CPU config before pseudo-words and pseudo-characters (`configs/default.cfg` of commit "
+                  "`7b8edcc`): as `default` with `pseudo_words = pseudo_chars = 0`, scored with greedy decoding "
+                  "(`default_tags`: the same models with the decoding chosen on dev)",
+    "default_v3_ens3": "an ensemble of three `default_v3` seeds' last models (`_full`), greedy decoding",
+    "default_v2": "the CPU config before block leave-out: as `default_v3` with `holdout_folds = 0` (leave-one-out "
                   "over single docs only)",
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
                         "`--components.segmenter.model.centre_encoder false`), chosen from the ablations",
     "gpu_nocentre": "`gpu` without the centre pipeline, 1250 steps",
-    "default_v1": "previous CPU config: as `default` without the n-gram vocabulary and without parameter averages",
+    "default_v1": "the CPU config before the n-gram vocabulary: as `default_v2` without the n-gram vocabulary and without parameter averages",
     "default_nolex": "as `default_v1` without the dictionary features",
     "default_v0": "first CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
                   "incl. attention weights)",
@@ -94,10 +100,10 @@ CORPORA = {
     "zx_full": "ZX trained on the whole training file (dev included), as `sxu_full`: a 1000-step schedule "
                "(chosen on the 90/10 dev), the last model; `default_crf` decoded with the weights chosen on dev "
                "for the 90/10 1000-step run's last model (1.0 / 1.0)",
-    "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
-                  "row is decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
+    "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` and `default_v3` "
+                  "rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
-ORDER = ["default", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_pwc", "default_pwc_ens3", "default_ens3", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default", "default_ens3", "default_v3", "default_v3_ens3", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
