@@ -72,7 +72,8 @@ SYSTEMS = {
                             "with the weights `tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the five "
                             "seeds' last models, with the same weights)",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`; `_full`: their last "
-                    "models), greedy decoding as SXU's dev chose for `default`",
+                    "models), decoded with the weights `tune-decoding` chose for it on dev (UD 0 / 0.5, ZX 0.5 / 0); "
+                    "SXU (`_full`): greedy, as SXU's dev chose for `default`",
     "default_v3": "the CPU config before pseudo-words and pseudo-characters (`configs/default.cfg` of commit "
                   "`7b8edcc`): as `default` with `pseudo_words = pseudo_chars = 0`, scored with greedy decoding "
                   "(`default_tags`: the same models with the decoding chosen on dev)",
