@@ -29,7 +29,8 @@ SYSTEMS = {
                "character words, at most 5 occurrences in training, are replaced by a new pair of known characters, and "
                "60% of the rare single-character words by a character the training words have only inside longer "
                "words); decoded as `tune-decoding` chose on dev (SXU 0 / 0: greedy, UD 0.5 / 0.25, ZX 0 / 0.5); `_full`: "
-               "the last model, decoded as on the 90/10 split",
+               "the last model (SXU 2500 steps, UD and ZX 1500), decoded as `tune-decoding` chose on the 90/10 dev "
+               "for the last model of the 90/10 run (SXU greedy, UD 0.5 / 0.25, ZX 0 / 0.5)",
     "gpu": "GD-Transformer at the paper's size (`configs/gpu.cfg`: width 256, 6 layers/pipeline, d_ff 1024, "
            "biaffine 256) with the `default_v2` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
@@ -98,8 +99,8 @@ CORPORA = {
                 "figure: the step count is fixed from the dev-selected `sxu` run and the last model is scored",
     "ud_full": "UD trained on the whole training file (dev included), as `sxu_full`: 1500 steps, the last model; "
                "`default_crf` decoded with the weights chosen on dev for the 90/10 run's last model (0 / 1.0)",
-    "zx_full": "ZX trained on the whole training file (dev included), as `sxu_full`: a 1000-step schedule "
-               "(chosen on the 90/10 dev), the last model; `default_crf` decoded with the weights chosen on dev "
+    "zx_full": "ZX trained on the whole training file (dev included), as `sxu_full`: for the CRF rows a "
+               "1000-step schedule (chosen on the 90/10 dev; `default`: 1500 steps, as its 90/10 run), the last model; `default_crf` decoded with the weights chosen on dev "
                "for the 90/10 1000-step run's last model (1.0 / 1.0)",
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` and `default_v3` "
                   "rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
