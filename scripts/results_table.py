@@ -35,7 +35,7 @@ SYSTEMS = {
            "biaffine 256) with the `default_v2` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
            "H100 for a fixed number of steps that fits minutes (`scripts/gpu_train.py`; SXU 2000, UD 400, ZX 300), "
-           "before `holdout_folds = 10` entered the config",
+           "before `holdout_folds = 10` and the pseudo-words / pseudo-characters entered the config",
     "default_viterbi": "`default_v3` decoded with Viterbi over the gap labels (`transition_weight`: the model's "
                        "log-probabilities plus the weighted log-probabilities of label transitions counted on the "
                        "training segmentation), the weight chosen on dev from 0 / 0.5 / 1 / 1.5 / 2 (UD 0.5, ZX 1.0; "
