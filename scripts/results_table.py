@@ -30,7 +30,7 @@ SYSTEMS = {
                "60% of the rare single-character words by a character the training words have only inside longer "
                "words); decoded as `tune-decoding` chose on dev (SXU 0 / 0: greedy, UD 0.5 / 0.25, ZX 0 / 0.5); `_full`: "
                "the last model (SXU 2500 steps, UD and ZX 1500), decoded as `tune-decoding` chose on the 90/10 dev "
-               "for the last model of the 90/10 run (SXU greedy, UD 0.5 / 0.25, ZX 0 / 0.5)",
+               "for the last model of the 90/10 run (the same weights as above)",
     "gpu": "GD-Transformer at the paper's size (`configs/gpu.cfg`: width 256, 6 layers/pipeline, d_ff 1024, "
            "biaffine 256) with the `default_v2` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
@@ -84,7 +84,8 @@ SYSTEMS = {
     "default_nocentre": "`default_v2` without the centre pipeline (forward and backward encoders only; "
                         "`--components.segmenter.model.centre_encoder false`), chosen from the ablations",
     "gpu_nocentre": "`gpu` without the centre pipeline, 1250 steps",
-    "default_v1": "the CPU config before the n-gram vocabulary: as `default_v2` without the n-gram vocabulary and without parameter averages",
+    "default_v1": "the CPU config before the n-gram vocabulary: as `default_v2` without the n-gram vocabulary "
+                  "and without parameter averages",
     "default_nolex": "as `default_v1` without the dictionary features",
     "default_v0": "first CPU config (`GDTransformer.v1`, no dictionary features, dropout 0.1 everywhere "
                   "incl. attention weights)",
@@ -100,10 +101,11 @@ CORPORA = {
     "ud_full": "UD trained on the whole training file (dev included), as `sxu_full`: 1500 steps, the last model; "
                "`default_crf` decoded with the weights chosen on dev for the 90/10 run's last model (0 / 1.0)",
     "zx_full": "ZX trained on the whole training file (dev included), as `sxu_full`: for the CRF rows a "
-               "1000-step schedule (chosen on the 90/10 dev; `default`: 1500 steps, as its 90/10 run), the last model; `default_crf` decoded with the weights chosen on dev "
-               "for the 90/10 1000-step run's last model (1.0 / 1.0)",
-    "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` and `default_v3` "
-                  "rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
+               "1000-step schedule (chosen on the 90/10 dev; `default`: 1500 steps, as its 90/10 run), the last "
+               "model; `default_crf` decoded with the weights chosen on dev for the 90/10 1000-step run's last "
+               "model (1.0 / 1.0)",
+    "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
+                  "and `default_v3` rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
 }
 ORDER = ["default", "default_ens3", "default_v3", "default_v3_ens3", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
