@@ -15,10 +15,18 @@ dictionary), always through `GDSegmenter.boundaries`:
   weight x log P(label | previous gap's label) plus weight x each character's tag score (how its
   two gaps go together), both counted on the gold segmentation of corpus/CORPUS/train.spacy
   (closed-test legal): what the segmenter does with `transition_weight` and `tag_prior_weight`
-  (`spacy_gdcws.decoding`). A missing list means weight 0.
+  (`spacy_gdcws.decoding`). A missing list means weight 0;
+- with `--bigram-prior-weights` (an experiment, not in the segmenter), each gap's logit plus
+  weight x the log-odds of a word boundary between its two characters on the gold training
+  segmentation (pseudo-count `--bigram-prior-smoothing` towards the overall boundary rate,
+  centred on it: 0 for a bigram the training text does not have), decoded by the first model's
+  segmenter as it was saved (its own weights).
 """
 import argparse
+import collections
+import math
 from pathlib import Path
+from typing import Dict, Iterable, List, Sequence
 
 import numpy
 import spacy
@@ -35,19 +43,58 @@ def _brief(scores: dict) -> dict:
     return {key: scores[key] for key in ("token_f", "token_oov_r", "token_iv_r")}
 
 
+def bigram_log_odds(docs: Iterable, smoothing: float) -> Dict[str, float]:
+    """Per character bigram of the gold training docs: log-odds of a word
+    boundary between its two characters, smoothed towards the overall rate and
+    centred on it."""
+    ends, seen = collections.Counter(), collections.Counter()
+    for doc in docs:
+        words = [t.text for t in doc if not t.is_space]
+        chars, stops, i = "".join(words), set(), 0
+        for word in words:
+            i += len(word)
+            stops.add(i)
+        for j in range(len(chars) - 1):
+            seen[chars[j : j + 2]] += 1
+            ends[chars[j : j + 2]] += (j + 1) in stops
+    rate = sum(ends.values()) / max(sum(seen.values()), 1)
+    centre = math.log(rate / (1.0 - rate))
+    return {
+        bigram: math.log((ends[bigram] + smoothing * rate) / (n - ends[bigram] + smoothing * (1.0 - rate))) - centre
+        for bigram, n in seen.items()
+    }
+
+
+def with_bigram_prior(nlp, texts: Sequence[str], logits: Sequence[numpy.ndarray],
+                      log_odds: Dict[str, float], weight: float) -> List[numpy.ndarray]:
+    """The gap logits plus weight x each gap's bigram log-odds."""
+    out = []
+    for text, scores in zip(texts, logits):
+        tokens = [t.text for t in nlp.make_doc(text)]
+        prior = numpy.asarray([log_odds.get(a + b, 0.0) for a, b in zip(tokens, tokens[1:])], dtype="f")
+        scores = scores.copy()
+        if len(scores):
+            scores[:, 0] += weight * prior
+        out.append(scores)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus")
     parser.add_argument("models", nargs="+", type=Path)
     parser.add_argument("--transition-weights", nargs="*", type=float, default=[])
     parser.add_argument("--tag-prior-weights", nargs="*", type=float, default=[])
+    parser.add_argument("--bigram-prior-weights", nargs="*", type=float, default=[])
+    parser.add_argument("--bigram-prior-smoothing", type=float, default=1.0)
     parser.add_argument("--corpus-dir", type=Path, default=ROOT / "corpus")
     args = parser.parse_args()
     pipelines = [spacy.load(model) for model in args.models]
     segmenters = [pipeline.get_pipe(find_segmenter(pipeline)) for pipeline in pipelines]
+    nlp, segmenter = pipelines[0], segmenters[0]
+    saved = (segmenter.transition_weight, segmenter.tag_prior_weight)
     for one in segmenters:
         one.transition_weight = one.tag_prior_weight = 0.0
-    nlp, segmenter = pipelines[0], segmenters[0]
     golds = list(DocBin().from_disk(args.corpus_dir / args.corpus / "dev.spacy").get_docs(nlp.vocab))
     texts = [g.text for g in golds]
     # the final scorer's column only, so that models with and without HiRED average
@@ -58,6 +105,15 @@ def main() -> None:
     if len(all_logits) > 1:
         base = [numpy.mean(parts, axis=0) for parts in zip(*all_logits)]
         print(f"{'average of the gap logits':60s} {_brief(score_decoding(nlp, segmenter, golds, base))}")
+    if args.bigram_prior_weights:
+        train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)
+        log_odds = bigram_log_odds(train, args.bigram_prior_smoothing)
+        segmenter.transition_weight, segmenter.tag_prior_weight = saved
+        for weight in [0.0] + args.bigram_prior_weights:
+            scores = score_decoding(nlp, segmenter, golds, with_bigram_prior(nlp, texts, base, log_odds, weight))
+            label = f"saved weights {saved}, bigram prior weight {weight}"
+            print(f"{label:60s} {_brief(scores)}", flush=True)
+        segmenter.transition_weight = segmenter.tag_prior_weight = 0.0
     if args.transition_weights or args.tag_prior_weights:
         train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)
         segmenter.record_transitions(Example(nlp.make_doc(d.text), d) for d in train)

@@ -7,6 +7,11 @@ characters, words with digits or Han numerals, words with Latin letters, other. 
 two-character Han words also by how often their characters occur as a bigram in the training
 text, and how our misses look (split inside the word, or merged with a neighbour). Dev only:
 the test file is not looked at.
+
+With `--iv`, the same for the words of the training vocabulary (IV), by kind and by how often
+the word's string is that word in the training text (the word's count over the string's
+occurrences: low for strings that are mostly inside other words or split), how our IV misses
+look, and how many of our wrong words are strings that are not training words.
 """
 import argparse
 import collections
@@ -47,6 +52,7 @@ def main() -> None:
     parser.add_argument("corpus")
     parser.add_argument("model")
     parser.add_argument("--pkuseg", type=Path, default=None, help="a pkuseg model folder (scripts/baselines.py)")
+    parser.add_argument("--iv", action="store_true", help="also the in-vocabulary words")
     args = parser.parse_args()
     nlp = spacy.load(args.model)
     folder = ROOT / "corpus" / args.corpus
@@ -90,6 +96,60 @@ def main() -> None:
         cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
         print(f"| {key} | {total[key]:,} | {cells} |")
     print(f"\nour misses of two-character OOV words: {dict(misses)}")
+    if args.iv:
+        word_counts = collections.Counter(t.text for doc in train for t in doc if not t.is_space)
+        iv_table(gold, systems, word_counts, train_text)
+
+
+def _share_bucket(share: float) -> str:
+    for low in (0.95, 0.7, 0.3):
+        if share >= low:
+            return f"string is the word in >= {low:.0%} of its training occurrences"
+    return "string is the word in < 30% of its training occurrences"
+
+
+def iv_table(gold: Sequence, systems: Dict[str, List[List[str]]], word_counts: collections.Counter,
+             train_text: str) -> None:
+    """Recall of the dev words that are training words (see the module docstring)."""
+    found: Dict[str, collections.Counter] = {name: collections.Counter() for name in systems}
+    total: collections.Counter = collections.Counter()
+    how: collections.Counter = collections.Counter()
+    wrong: collections.Counter = collections.Counter()
+    occurrences: Dict[str, int] = {}
+    for n, doc in enumerate(gold):
+        words = [t.text for t in doc if not t.is_space]
+        predicted = {name: spans(got[n]) for name, got in systems.items()}
+        starts = {a for a, _ in predicted["ours"]}
+        ends = {b for _, b in predicted["ours"]}
+        i = 0
+        for word in words:
+            if word in word_counts:
+                if word not in occurrences:
+                    occurrences[word] = max(train_text.count(word), word_counts[word])
+                keys = [kind(word), _share_bucket(word_counts[word] / occurrences[word]), "all"]
+                for key in keys:
+                    total[key] += 1
+                    for name, got in predicted.items():
+                        found[name][key] += (i, i + len(word)) in got
+                if (i, i + len(word)) not in predicted["ours"]:
+                    split = any(i < b < i + len(word) for b in ends)
+                    merged = i not in starts or (i + len(word)) not in ends
+                    how[f"{kind(word)}, " + ("split and merged" if split and merged else "split" if split else "merged")] += 1
+            i += len(word)
+        gold_spans = spans(words)
+        j = 0
+        for word in systems["ours"][n]:
+            if (j, j + len(word)) not in gold_spans:
+                wrong["a training word" if word in word_counts else "not a training word"] += 1
+            j += len(word)
+    names = list(systems)
+    print("\n| IV words | n | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for key in sorted(total, key=lambda k: (k == "all", k)):
+        cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
+        print(f"| {key} | {total[key]:,} | {cells} |")
+    print(f"\nour IV misses: {dict(how.most_common())}")
+    print(f"our wrong words: {dict(wrong)}")
 
 
 if __name__ == "__main__":

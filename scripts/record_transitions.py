@@ -1,12 +1,13 @@
-"""Record the gap-label transitions and the characters' word-position tags of a training file
-in a pipeline trained before `gdcws_segmenter.initialize` recorded them (needed for
-`transition_weight` / `tag_prior_weight` > 0).
+"""Record the gap-label transitions, the characters' word-position tags and the character pairs'
+boundaries of a training file in a pipeline trained before `gdcws_segmenter.initialize` recorded them (needed for
+`transition_weight` / `tag_prior_weight` / `bigram_prior_weight` > 0).
 
     python scripts/record_transitions.py training/exp/zx.folds10/model-best corpus/zx/train.spacy \
         training/exp/zx.folds10/model-best-transitions
 
 The counts are those `initialize` records: pairs of neighbouring gold gaps of the training docs,
-and per character the pair of gold gaps around it.
+per character the pair of gold gaps around it, and per pair of characters how often a gold gap
+between them is a word boundary.
 """
 import argparse
 from pathlib import Path
@@ -29,7 +30,8 @@ def main() -> None:
     gold = DocBin().from_disk(args.train).get_docs(nlp.vocab)
     segmenter.record_transitions(Example(nlp.make_doc(doc.text), doc) for doc in gold)
     nlp.to_disk(args.output)
-    print(f"{args.output}: transitions {segmenter.cfg['transitions']}, tags of {len(segmenter.cfg['tags'])} characters")
+    print(f"{args.output}: transitions {segmenter.cfg['transitions']}, tags of {len(segmenter.cfg['tags'])} characters, "
+          f"boundaries of {len(segmenter.cfg['bigrams'])} character pairs")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,15 @@ transition weights):
   S or M) makes the decoder keep exactly one of its two gaps, so an unknown two-character word
   whose characters are mostly word-initial / word-final is kept whole.
 
+A third prior is per gap and needs no Viterbi (`bigram_prior_weight`): the log-odds of a word
+boundary between the gap's two characters in the training data, smoothed towards and centred on
+the overall boundary rate (0 for a pair of characters the training text does not have). It gives
+back what the model is trained to do without: a pair of characters seen only in one stretch of
+the training data is unknown to the model (block leave-out), and the dictionary features tell it
+that a rare pair was a word, but nothing tells it that a rare pair was two words.
+
 Whether they help depends on the corpus, so the weights are chosen on dev
-(`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.tuning`; both 0 = greedy, the default).
+(`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.tuning`; all 0 = greedy, the default).
 """
 import math
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -169,6 +176,51 @@ def tag_potentials(tokens: Sequence[str], index: Mapping[str, int], table: numpy
     """(len(tokens), 2, 2) `tag_pmi` rows of a doc's tokens, for `viterbi`'s `pairs`."""
     unknown = len(table) - 1
     return table[numpy.fromiter((index.get(token, unknown) for token in tokens), dtype=numpy.int64, count=len(tokens))]
+
+
+# pseudo-counts that pull a bigram's boundary rate towards the overall one
+BIGRAM_SMOOTHING = 1.0
+
+
+class BigramTally:
+    """Per pair of adjacent tokens (characters) over docs added one at a time:
+    how often a word boundary lies between them, and how often they occur, over
+    gold gaps (`mask`) only."""
+
+    def __init__(self) -> None:
+        self._ends: Dict[str, int] = {}
+        self._seen: Dict[str, int] = {}
+
+    def add(self, tokens: Sequence[str], labels: numpy.ndarray, mask: numpy.ndarray) -> None:
+        """Add one doc: its tokens and its gaps' gold labels and mask (`gold_gaps`)."""
+        for j in numpy.flatnonzero(numpy.asarray(mask, dtype=bool)):
+            pair = tokens[j] + tokens[j + 1]
+            self._seen[pair] = self._seen.get(pair, 0) + 1
+            self._ends[pair] = self._ends.get(pair, 0) + int(labels[j] > 0.5)
+
+    def counts(self) -> Dict[str, List[int]]:
+        """[boundaries, occurrences] per pair, pairs sorted."""
+        return {pair: [self._ends[pair], n] for pair, n in sorted(self._seen.items())}
+
+
+def bigram_log_odds(counts: Mapping[str, Sequence[int]], smoothing: float = BIGRAM_SMOOTHING) -> Dict[str, float]:
+    """log-odds of a boundary between each pair of `BigramTally.counts`,
+    with `smoothing` pseudo-counts at the overall boundary rate, minus the
+    overall rate's log-odds (so a pair as often split as any is 0)."""
+    ends = sum(row[0] for row in counts.values())
+    seen = sum(row[1] for row in counts.values())
+    if not ends or ends == seen:
+        return {}
+    rate = ends / seen
+    centre = math.log(rate / (1.0 - rate))
+    return {pair: math.log((e + smoothing * rate) / (n - e + smoothing * (1.0 - rate))) - centre
+            for pair, (e, n) in counts.items()}
+
+
+def bigram_potentials(tokens: Sequence[str], log_odds: Mapping[str, float]) -> numpy.ndarray:
+    """float64 (len(tokens) - 1,): each gap's `bigram_log_odds` (0 for an unseen pair)."""
+    return numpy.fromiter((log_odds.get(a + b, 0.0) for a, b in zip(tokens, tokens[1:])),
+                          dtype=numpy.float64, count=max(len(tokens) - 1, 0))
 
 
 def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,

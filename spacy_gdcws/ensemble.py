@@ -83,7 +83,8 @@ def build_ensemble(pipelines: Sequence[Language], segmenter: Optional[str] = Non
     nlp.from_bytes(pipelines[0].to_bytes(exclude=[name]), exclude=[name])
     pipe = nlp.get_pipe(name)
     pipe.cfg.update(pipes[0].cfg)
-    set_decoding(nlp, pipes[0].transition_weight, pipes[0].tag_prior_weight, name)
+    set_decoding(nlp, pipes[0].transition_weight, pipes[0].tag_prior_weight, name,
+                 bigram_prior_weight=pipes[0].bigram_prior_weight)
     for layer, source in zip(pipe.model.layers, pipes):
         layer.from_bytes(source.model.to_bytes())
     pipe.train_words = pipes[0].train_words

@@ -40,7 +40,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E028 = "The model has an n-gram vocabulary (ngram_vocab = true) but it is empty: initialize the gdcws_segmenter (it records the training characters and bigrams) or load a trained one."
     E029 = "holdout_folds must be 0 (leave-one-out over single docs) or at least 2 blocks, got {value}"
     E030 = "{name} must be >= 0 (0 = off; both weights 0 = greedy decoding), got {value}"
-    E031 = "The segmenter {name!r} has no {key!r} counts for Viterbi decoding (pipelines trained before they were recorded): set transition_weight and tag_prior_weight to 0, or record them with `GDSegmenter.record_transitions(examples)`."
+    E031 = "The segmenter {name!r} has no {key!r} counts for its decoding priors (pipelines trained before they were recorded): set transition_weight, tag_prior_weight and bigram_prior_weight to 0, or record them with `GDSegmenter.record_transitions(examples)` (`tune-decoding --train TRAIN.spacy`)."
     E032 = "No dev docs to choose the decoding on: give gold docs (a .spacy file with the gold words)."
     E033 = "Empty grid of decoding weights: give at least one transition weight and one tag prior weight."
     E034 = "Unknown segmenter loss {loss!r}; expected one of {options}"

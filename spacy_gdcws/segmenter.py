@@ -27,7 +27,10 @@ from .architectures import (
 )
 from .errors import Errors, Warnings
 from .decoding import (
+    BigramTally,
     TagTally,
+    bigram_log_odds,
+    bigram_potentials,
     chain_marginals,
     tag_counts,
     tag_pmi,
@@ -82,6 +85,7 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "threshold": 0.5,
         "transition_weight": 0.0,
         "tag_prior_weight": 0.0,
+        "bigram_prior_weight": 0.0,
         "loss": "bce",
         "held_out_priors": False,
         "pseudo_words": 0.0,
@@ -99,6 +103,7 @@ def make_segmenter(
     held_out_priors: bool = False,
     pseudo_words: float = 0.0,
     pseudo_chars: float = 0.0,
+    bigram_prior_weight: float = 0.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -112,6 +117,10 @@ def make_segmenter(
         character's word-position tags (B/M/E/S) in the training data: how the
         two gaps around it go together (`spacy_gdcws.decoding`; choose it on dev).
         Both weights 0 = greedy decoding.
+    bigram_prior_weight (float): > 0 = add this weight times the log-odds of
+        a word boundary between each gap's two characters in the training
+        data to the gap's score, before greedy or Viterbi decoding
+        (`spacy_gdcws.decoding`; choose it on dev). Not used in training.
     loss (str): "bce" = binary cross-entropy of every gap on its own; "crf" =
         the final scorer trained as a linear-chain CRF over the gaps whose
         pairwise scores are the two priors with the weights above (fixed, not
@@ -134,7 +143,7 @@ def make_segmenter(
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss,
                        held_out_priors=held_out_priors, pseudo_words=pseudo_words,
-                       pseudo_chars=pseudo_chars)
+                       pseudo_chars=pseudo_chars, bigram_prior_weight=bigram_prior_weight)
 
 
 class GDSegmenter(TrainablePipe):
@@ -160,6 +169,7 @@ class GDSegmenter(TrainablePipe):
         held_out_priors: bool = False,
         pseudo_words: float = 0.0,
         pseudo_chars: float = 0.0,
+        bigram_prior_weight: float = 0.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -168,11 +178,13 @@ class GDSegmenter(TrainablePipe):
         self.name = name
         self.scorer = scorer
         # cfg is saved with the component: the threshold and the training data's
-        # gap-label transition counts ("transitions") and characters' tag counts
-        # ("tags"), both recorded by initialize
+        # gap-label transition counts ("transitions"), characters' tag counts
+        # ("tags") and character pairs' boundary counts ("bigrams"), all
+        # recorded by initialize
         self.cfg: Dict[str, Any] = {"threshold": threshold}
         self.transition_weight = transition_weight
         self.tag_prior_weight = tag_prior_weight
+        self.bigram_prior_weight = bigram_prior_weight
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
@@ -244,6 +256,16 @@ class GDSegmenter(TrainablePipe):
         self._tag_prior_weight = _decoding_weight("tag_prior_weight", value)
 
     @property
+    def bigram_prior_weight(self) -> float:
+        """Weight of the character pairs' boundary log-odds in decoding (0 =
+        off); set like `transition_weight`."""
+        return self._bigram_prior_weight
+
+    @bigram_prior_weight.setter
+    def bigram_prior_weight(self, value: float) -> None:
+        self._bigram_prior_weight = _decoding_weight("bigram_prior_weight", value)
+
+    @property
     def labels(self) -> Tuple[str, ...]:
         return tuple()
 
@@ -268,13 +290,17 @@ class GDSegmenter(TrainablePipe):
     def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
         """Where words end: the final scorer's logit above the threshold's
         logit (with `transition_weight` or `tag_prior_weight`: the Viterbi
-        path), or a gap next to whitespace.
+        path), or a gap next to whitespace. With `bigram_prior_weight`, the
+        character pairs' boundary log-odds are added to the logits first.
 
         doc (Doc): A character doc with at least 2 tokens.
         doc_scores (Floats2d): Its scores from `predict`.
         RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
         """
         logits = numpy.asarray(doc_scores)[:, 0] - self._threshold_logit
+        if self.bigram_prior_weight > 0.0:
+            log_odds = self._prior("bigrams", bigram_log_odds)
+            logits = logits + self.bigram_prior_weight * bigram_potentials([t.text for t in doc], log_odds)
         forced = forced_boundaries(doc)
         if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
             return (logits > 0) | forced
@@ -410,12 +436,15 @@ class GDSegmenter(TrainablePipe):
         texts: List[str] = []
         transitions = numpy.zeros((2, 2))
         tags = TagTally()
+        bigrams = BigramTally()
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
             gaps = gold_gaps(eg)
             transitions += transition_counts([gaps])
-            tags.add(*_tag_input(eg, gaps))
+            tag_input = _tag_input(eg, gaps)
+            tags.add(*tag_input)
+            bigrams.add(*tag_input[:3])
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -429,6 +458,7 @@ class GDSegmenter(TrainablePipe):
         self._pseudo = PseudoWords.from_counts(counts) if augment else None
         self.cfg["transitions"] = transitions.tolist()
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
+        self.cfg["bigrams"] = bigrams.counts()
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         self._held_out_priors = None
@@ -445,13 +475,19 @@ class GDSegmenter(TrainablePipe):
         self.model.initialize(X=docs)
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
-        """Count the gap-label transitions and the characters' word-position
-        tags of gold examples, for Viterbi decoding (`initialize` does this
-        with the training data; this is for pipelines trained before it did)."""
+        """Count the gap-label transitions, the characters' word-position
+        tags and the character pairs' boundaries of gold examples, for the
+        decoding priors (`initialize` does this with the training data; this
+        is for pipelines trained before it did)."""
         examples = [eg for eg in examples if _has_known_spaces(eg)]
         gaps = [gold_gaps(eg) for eg in examples]
         self.cfg["transitions"] = transition_counts(gaps).tolist()
-        self.cfg["tags"] = dict(sorted(tag_counts(_tag_input(eg, g) for eg, g in zip(examples, gaps)).items()))
+        tag_inputs = [_tag_input(eg, g) for eg, g in zip(examples, gaps)]
+        self.cfg["tags"] = dict(sorted(tag_counts(tag_inputs).items()))
+        bigrams = BigramTally()
+        for tag_input in tag_inputs:
+            bigrams.add(*tag_input[:3])
+        self.cfg["bigrams"] = bigrams.counts()
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""

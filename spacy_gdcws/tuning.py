@@ -1,11 +1,11 @@
-"""Choosing the decoding of a trained segmenter on dev: the Viterbi weights.
+"""Choosing the decoding of a trained segmenter on dev: the weights of its priors.
 
-The model is run once over the dev docs; every pair of weights (`transition_weight`,
-`tag_prior_weight`) then only decodes those gap scores again (`GDSegmenter.boundaries`) and is
-scored against the gold words (token F, OOV and IV recall with the training vocabulary). The pair
-with the highest dev F wins; on a tie, the one listed first (so list greedy decoding, 0 / 0,
-first). The chosen weights go into the segmenter and into the pipeline's config, so a pipeline
-saved afterwards loads with them.
+The model is run once over the dev docs; every combination of weights (`transition_weight`,
+`tag_prior_weight` and, where a grid is given for it, `bigram_prior_weight`) then only decodes
+those gap scores again (`GDSegmenter.boundaries`) and is scored against the gold words (token F,
+OOV and IV recall with the training vocabulary). The combination with the highest dev F wins; on
+a tie, the one listed first (so list greedy decoding, all 0, first). The chosen weights go into
+the segmenter and into the pipeline's config, so a pipeline saved afterwards loads with them.
 """
 from typing import Dict, Iterable, List, Optional, Sequence
 
@@ -21,6 +21,7 @@ from .segmenter import GDSegmenter, merge_words
 
 DEFAULT_TRANSITION_WEIGHTS = (0.0, 0.5, 1.0)
 DEFAULT_TAG_PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+DEFAULT_BIGRAM_PRIOR_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
 
 
 def gap_logits(nlp: Language, texts: Sequence[str], segmenter: Optional[str] = None,
@@ -58,8 +59,10 @@ def tune_decoding(
     tag_prior_weights: Iterable[float] = DEFAULT_TAG_PRIOR_WEIGHTS,
     segmenter: Optional[str] = None,
     train: Optional[Iterable[Example]] = None,
+    *,
+    bigram_prior_weights: Iterable[float] = DEFAULT_BIGRAM_PRIOR_WEIGHTS,
 ) -> Dict:
-    """Choose the segmenter's Viterbi weights on gold dev docs and set them.
+    """Choose the segmenter's decoding weights on gold dev docs and set them.
 
     nlp (Language): A pipeline with a trained `gdcws_segmenter`.
     golds (Sequence[Doc]): Dev docs with the gold words (not the test set).
@@ -68,8 +71,10 @@ def tune_decoding(
     train (Optional[Iterable[Example]]): Gold training examples whose counts to
         record first (`GDSegmenter.record_transitions`), for pipelines trained
         before `initialize` recorded them.
-    RETURNS (Dict): "grid" (the weights and dev scores of every pair, in the
-        order tried), "best" (the chosen pair and its scores), "segmenter".
+    bigram_prior_weights (Iterable[float]): The grid of `bigram_prior_weight`,
+        tried with every pair.
+    RETURNS (Dict): "grid" (the weights and dev scores of every combination,
+        in the order tried), "best" (the chosen one and its scores), "segmenter".
     """
     name = find_segmenter(nlp, segmenter)
     pipe = nlp.get_pipe(name)
@@ -77,28 +82,37 @@ def tune_decoding(
         raise ValueError(Errors.E032)
     if train is not None:
         pipe.record_transitions(train)
-    pairs = [(float(t), float(c)) for t in transition_weights for c in tag_prior_weights]
-    if not pairs:
+    combos = [(float(t), float(c), float(b)) for t in transition_weights for c in tag_prior_weights
+              for b in bigram_prior_weights]
+    if not combos:
         raise ValueError(Errors.E033)
-    for weights in pairs:  # the setters check the values before the model runs
-        pipe.transition_weight, pipe.tag_prior_weight = weights
+    for weights in combos:  # the setters check the values before the model runs
+        pipe.transition_weight, pipe.tag_prior_weight, pipe.bigram_prior_weight = weights
+    # and the counts each prior needs are there (E031 otherwise, before the model runs)
+    for i, key in enumerate(("transitions", "tags", "bigrams")):
+        if key not in pipe.cfg and any(weights[i] > 0.0 for weights in combos):
+            raise ValueError(Errors.E031.format(name=name, key=key))
     logits = gap_logits(nlp, [gold.text for gold in golds], name)
     grid = []
-    for t, c in pairs:
-        pipe.transition_weight, pipe.tag_prior_weight = t, c
-        grid.append({"transition_weight": t, "tag_prior_weight": c, **score_decoding(nlp, pipe, golds, logits)})
+    for t, c, b in combos:
+        pipe.transition_weight, pipe.tag_prior_weight, pipe.bigram_prior_weight = t, c, b
+        grid.append({"transition_weight": t, "tag_prior_weight": c, "bigram_prior_weight": b,
+                     **score_decoding(nlp, pipe, golds, logits)})
     best = max(grid, key=lambda row: (row["token_f"], -grid.index(row)))
-    set_decoding(nlp, best["transition_weight"], best["tag_prior_weight"], name)
+    set_decoding(nlp, best["transition_weight"], best["tag_prior_weight"], name,
+                 bigram_prior_weight=best["bigram_prior_weight"])
     return {"segmenter": name, "grid": grid, "best": best}
 
 
 def set_decoding(nlp: Language, transition_weight: float, tag_prior_weight: float,
-                 segmenter: Optional[str] = None) -> None:
+                 segmenter: Optional[str] = None, *, bigram_prior_weight: float = 0.0) -> None:
     """Set the segmenter's weights and write them into the pipeline's config,
     so that `nlp.to_disk` saves them."""
     name = find_segmenter(nlp, segmenter)
     pipe = nlp.get_pipe(name)
     pipe.transition_weight, pipe.tag_prior_weight = transition_weight, tag_prior_weight
+    pipe.bigram_prior_weight = bigram_prior_weight
     config = nlp.get_pipe_config(name)
     config["transition_weight"] = pipe.transition_weight
     config["tag_prior_weight"] = pipe.tag_prior_weight
+    config["bigram_prior_weight"] = pipe.bigram_prior_weight

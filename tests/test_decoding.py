@@ -1,4 +1,4 @@
-"""spacy_gdcws.decoding and the segmenter's transition_weight and tag_prior_weight."""
+"""spacy_gdcws.decoding and the segmenter's transition_weight, tag_prior_weight and bigram_prior_weight."""
 import itertools
 
 import numpy
@@ -7,6 +7,9 @@ import spacy
 
 from spacy_gdcws.decoding import (
     TAGS,
+    BigramTally,
+    bigram_log_odds,
+    bigram_potentials,
     TagTally,
     chain_marginals,
     tag_counts,
@@ -274,3 +277,70 @@ def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
         nlp(text)
     seg.tag_prior_weight = 0.0
     assert nlp(text).text == text
+
+
+def test_bigram_counts_and_log_odds():
+    # 我 | 爱 | 北京 ␠ 天安门 : gaps 3 and 4 are next to the space (masked), gap 5 (天|安) is masked
+    tokens = ["我", "爱", "北", "京", " ", "天", "安", "门"]
+    labels = numpy.asarray([1, 1, 0, 1, 1, 0, 0], dtype="f")
+    mask = numpy.asarray([1, 1, 1, 0, 0, 0, 1], dtype=bool)
+    tally = BigramTally()
+    tally.add(tokens, labels, mask)
+    tally.add(["我", "爱", "你"], numpy.asarray([1, 1], dtype="f"), numpy.ones(2, dtype=bool))
+    counts = tally.counts()
+    assert counts == {"北京": [0, 1], "我爱": [2, 2], "爱你": [1, 1], "爱北": [1, 1], "安门": [0, 1]}
+    log_odds = bigram_log_odds(counts, smoothing=1.0)
+    rate = 4 / 6
+    centre = numpy.log(rate / (1 - rate))
+    assert log_odds["我爱"] == pytest.approx(numpy.log((2 + rate) / (0 + 1 - rate)) - centre)
+    assert log_odds["北京"] == pytest.approx(numpy.log(rate / (1 + 1 - rate)) - centre)
+    assert log_odds["我爱"] > log_odds["爱你"] > 0 > log_odds["北京"]
+    # more pseudo-counts pull every pair towards the overall rate, i.e. towards 0
+    assert abs(bigram_log_odds(counts, smoothing=100.0)["我爱"]) < 0.05
+    # per gap of a doc; 0 for pairs never seen (and next to whitespace)
+    assert bigram_potentials(["我", "爱", "北", "京", " ", "我"], log_odds).tolist() == pytest.approx(
+        [log_odds["我爱"], log_odds["爱北"], log_odds["北京"], 0.0, 0.0])
+    assert bigram_potentials(["我"], log_odds).shape == (0,)
+    assert bigram_log_odds({}) == {} and bigram_log_odds({"我爱": [3, 3]}) == {}
+
+
+def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
+    from spacy_gdcws.segmenter import forced_boundaries
+
+    nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    bigrams = seg.cfg["bigrams"]
+    assert len(bigrams) > 100 and all(0 <= e <= n for e, n in bigrams.values())
+    assert sum(n for _, n in bigrams.values()) == sum(len("".join(s.words)) - 1 for s in sxu_sentences[:6])
+    # training sentences (their pairs are counted), then new text
+    text = " ".join("".join(sent.words) for sent in sxu_sentences[:4]) + " 我爱北京天安门。"
+    chars = nlp.make_doc(text)
+    tokens = [t.text for t in chars]
+    logits = seg.predict([chars])[0][:, 0] - seg._threshold_logit
+    greedy = [t.text for t in nlp(text)]
+    seg.bigram_prior_weight = 5.0
+    doc = nlp(text)
+    assert doc.text == text
+    shifted = logits + 5.0 * bigram_potentials(tokens, bigram_log_odds(bigrams))
+    assert [t.text for t in doc] == _words(chars, (shifted > 0) | forced_boundaries(chars))
+    assert [t.text for t in doc] != greedy  # a heavy prior changes this untrained model's words
+    # with Viterbi: the shifted logits go to the Viterbi path
+    seg.transition_weight = 1.0
+    expected = viterbi(shifted, transition_log_probs(numpy.asarray(seg.cfg["transitions"])), 1.0,
+                       forced_boundaries(chars))
+    assert [t.text for t in nlp(text)] == _words(chars, expected)
+    seg.transition_weight = 0.0
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"bigram_prior_weight": 5.0}}})
+    assert loaded.get_pipe("gdcws_segmenter").cfg["bigrams"] == bigrams
+    assert [t.text for t in loaded(text)] == [t.text for t in doc]
+    assert [t.text for t in spacy.load(tmp_path / "p")(text)] == greedy
+    with pytest.raises(ValueError, match="E030"):
+        seg.bigram_prior_weight = -1.0
+    del seg.cfg["bigrams"]
+    with pytest.raises(ValueError, match="E031"):
+        nlp(text)
+    seg.record_transitions(make_examples(nlp, sxu_sentences[:6]))
+    assert seg.cfg["bigrams"] == bigrams
+    seg.bigram_prior_weight = 0.0
+    assert [t.text for t in nlp(text)] == greedy

@@ -34,7 +34,8 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     for i in range(len(texts)):
         assert numpy.allclose(averaged[i], (each[0][i] + each[1][i]) / 2, atol=1e-5)
     assert not numpy.allclose(each[0][0], each[1][0])
-    set_decoding(nlp, 0.0, 0.5)
+    assert seg.cfg["bigrams"] == members[0].get_pipe("gdcws_segmenter").cfg["bigrams"]
+    set_decoding(nlp, 0.0, 0.5, bigram_prior_weight=1.0)
     expected = [[t.text for t in d] for d in nlp.pipe(texts)]
     assert [d.text for d in nlp.pipe(texts)] == texts
     # saved and loaded in a fresh pipeline: the same words
@@ -42,6 +43,7 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     nlp.to_disk(tmp_path / "ens")
     loaded = spacy.load(tmp_path / "ens")
     assert loaded.get_pipe("gdcws_segmenter").tag_prior_weight == 0.5
+    assert loaded.get_pipe("gdcws_segmenter").bigram_prior_weight == 1.0
     assert [[t.text for t in d] for d in loaded.pipe(texts)] == expected
     from_cli = spacy.load(tmp_path / "cli")
     assert numpy.allclose(from_cli.get_pipe("gdcws_segmenter").predict(docs[:1])[0], averaged[0], atol=1e-5)

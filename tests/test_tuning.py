@@ -26,7 +26,7 @@ def test_tune_decoding_picks_the_best_dev_pair(half_trained, sxu_sentences):
     nlp = half_trained
     seg = nlp.get_pipe("gdcws_segmenter")
     golds = _golds(nlp, sxu_sentences[12:20])
-    result = tune_decoding(nlp, golds, [0.0, 2.0], [0.0, 1.0, 4.0])
+    result = tune_decoding(nlp, golds, [0.0, 2.0], [0.0, 1.0, 4.0], bigram_prior_weights=[0.0])
     grid = result["grid"]
     assert [(r["transition_weight"], r["tag_prior_weight"]) for r in grid] == [
         (0.0, 0.0), (0.0, 1.0), (0.0, 4.0), (2.0, 0.0), (2.0, 1.0), (2.0, 4.0)]
@@ -43,13 +43,38 @@ def test_tune_decoding_picks_the_best_dev_pair(half_trained, sxu_sentences):
     assert len({r["token_f"] for r in grid}) > 1  # the weights change this model's words
 
 
+def test_tune_decoding_with_a_bigram_prior_grid(half_trained, sxu_sentences):
+    nlp = half_trained
+    seg = nlp.get_pipe("gdcws_segmenter")
+    golds = _golds(nlp, sxu_sentences[12:20])
+    result = tune_decoding(nlp, golds, [0.0, 1.0], [0.0], bigram_prior_weights=[0.0, 1.0, 4.0])
+    grid = result["grid"]
+    assert [(r["transition_weight"], r["bigram_prior_weight"]) for r in grid] == [
+        (0.0, 0.0), (0.0, 1.0), (0.0, 4.0), (1.0, 0.0), (1.0, 1.0), (1.0, 4.0)]
+    best = result["best"]
+    assert seg.bigram_prior_weight == best["bigram_prior_weight"]
+    assert nlp.get_pipe_config("gdcws_segmenter")["bigram_prior_weight"] == best["bigram_prior_weight"]
+    logits = gap_logits(nlp, [g.text for g in golds])
+    for row in grid:
+        seg.transition_weight, seg.bigram_prior_weight = row["transition_weight"], row["bigram_prior_weight"]
+        assert score_decoding(nlp, seg, golds, logits)["token_f"] == row["token_f"]
+    assert len({r["token_f"] for r in grid if r["transition_weight"] == 0.0}) > 1
+    with pytest.raises(ValueError, match="E030"):
+        tune_decoding(nlp, golds, [0.0], [0.0], bigram_prior_weights=[-1.0])
+    # the default grid tries it too
+    default = tune_decoding(nlp, golds, [0.0], [0.0])["grid"]
+    assert [r["bigram_prior_weight"] for r in default] == [0.0, 0.5, 1.0, 2.0]
+    set_decoding(nlp, 0.0, 0.0)
+    assert seg.bigram_prior_weight == 0.0
+
+
 def test_chosen_weights_are_saved_with_the_pipeline(half_trained, tmp_path):
     nlp = half_trained
-    set_decoding(nlp, 0.5, 0.75)
+    set_decoding(nlp, 0.5, 0.75, bigram_prior_weight=1.5)
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p")
     seg = loaded.get_pipe("gdcws_segmenter")
-    assert (seg.transition_weight, seg.tag_prior_weight) == (0.5, 0.75)
+    assert (seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight) == (0.5, 0.75, 1.5)
     assert loaded.config["components"]["gdcws_segmenter"]["tag_prior_weight"] == 0.75
     text = "我爱北京天安门。"
     assert [t.text for t in loaded(text)] == [t.text for t in nlp(text)]
@@ -74,11 +99,18 @@ def test_tune_decoding_records_counts_for_old_pipelines(half_trained, sxu_senten
     nlp = half_trained
     seg = nlp.get_pipe("gdcws_segmenter")
     saved = dict(seg.cfg)
-    del seg.cfg["tags"], seg.cfg["transitions"]
+    del seg.cfg["tags"], seg.cfg["transitions"], seg.cfg["bigrams"]
     golds = _golds(nlp, sxu_sentences[12:16])
+    # without the counts: E031 before the model runs, for the first prior that lacks them
+    with pytest.raises(ValueError, match="E031.*'tags'"):
+        tune_decoding(nlp, golds, [0.0], [0.0, 1.0], bigram_prior_weights=[0.0])
+    with pytest.raises(ValueError, match="E031.*'bigrams'"):
+        tune_decoding(nlp, golds, [0.0], [0.0])
+    assert len(tune_decoding(nlp, golds, [0.0], [0.0], bigram_prior_weights=[0.0])["grid"]) == 1
     result = tune_decoding(nlp, golds, [0.0, 1.0], [0.0, 1.0], train=make_examples(nlp, sxu_sentences[:12]))
-    assert len(result["grid"]) == 4
+    assert len(result["grid"]) == 16
     assert seg.cfg["tags"] == saved["tags"] and seg.cfg["transitions"] == saved["transitions"]
+    assert seg.cfg["bigrams"] == saved["bigrams"]
     set_decoding(nlp, 0.0, 0.0)
 
 
@@ -88,10 +120,12 @@ def test_tune_decoding_cli(half_trained, sxu_sentences, tmp_path):
     dev = DocBin(docs=_golds(nlp, sxu_sentences[12:20]))
     dev.to_disk(tmp_path / "dev.spacy")
     out = cli("tune-decoding", tmp_path / "model", tmp_path / "dev.spacy", tmp_path / "new" / "tuned",
-              "--transition-weights", "0,1", "--tag-prior-weights", "0,0.5,2", "--report", tmp_path / "r.json")
+              "--transition-weights", "0,1", "--tag-prior-weights", "0,0.5,2", "--bigram-prior-weights", "0,2",
+              "--report", tmp_path / "r.json")
     report = json.loads((tmp_path / "r.json").read_text())
-    assert len(report["grid"]) == 6 and "transition_weight" in out
+    assert len(report["grid"]) == 12 and "transition_weight" in out
     best = report["best"]
     seg = spacy.load(tmp_path / "new" / "tuned").get_pipe("gdcws_segmenter")
-    assert (seg.transition_weight, seg.tag_prior_weight) == (best["transition_weight"], best["tag_prior_weight"])
+    assert (seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight) == (
+        best["transition_weight"], best["tag_prior_weight"], best["bigram_prior_weight"])
     assert best["token_f"] == max(r["token_f"] for r in report["grid"])

@@ -30,6 +30,9 @@ def evaluate_cli(
     tag_prior_weight: Optional[float] = typer.Option(
         None, "--tag-prior-weight", help="Decode with this weight on the characters' word-position tags (chosen on dev; default: the pipeline's)"
     ),
+    bigram_prior_weight: Optional[float] = typer.Option(
+        None, "--bigram-prior-weight", help="Decode with this weight on the character pairs' boundary log-odds (chosen on dev; default: the pipeline's)"
+    ),
 ) -> None:
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
     if gpu_id >= 0:
@@ -43,6 +46,9 @@ def evaluate_cli(
     if tag_prior_weight is not None:
         segmenter.tag_prior_weight = tag_prior_weight
         settings["tag_prior_weight"] = tag_prior_weight
+    if bigram_prior_weight is not None:
+        segmenter.bigram_prior_weight = bigram_prior_weight
+        settings["bigram_prior_weight"] = bigram_prior_weight
     result = evaluate_segmenter(nlp, gold, dictionary, pred_output, raw, perl_script, batch_size)
     result = {"name": name, "model": model, "gold": str(gold), **settings, **result}
     output.parent.mkdir(parents=True, exist_ok=True)

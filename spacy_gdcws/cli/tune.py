@@ -1,4 +1,4 @@
-"""`tune-decoding`: choose a trained segmenter's Viterbi weights on dev and save the pipeline."""
+"""`tune-decoding`: choose a trained segmenter's decoding weights on dev and save the pipeline."""
 from pathlib import Path
 from typing import List, Optional
 
@@ -9,7 +9,7 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from ..tuning import DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
+from ..tuning import DEFAULT_BIGRAM_PRIOR_WEIGHTS, DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
 from ._app import app
 
 
@@ -28,23 +28,30 @@ def tune_decoding_cli(
     tag_prior_weights: str = typer.Option(
         ",".join(map(str, DEFAULT_TAG_PRIOR_WEIGHTS)), "--tag-prior-weights", help="Comma-separated grid"
     ),
+    bigram_prior_weights: str = typer.Option(
+        ",".join(map(str, DEFAULT_BIGRAM_PRIOR_WEIGHTS)), "--bigram-prior-weights",
+        help="Comma-separated grid of the character pairs' boundary prior"
+    ),
     train: Optional[Path] = typer.Option(
         None, "--train", exists=True, help="Training docs (.spacy) to record the counts from (pipelines trained before initialize recorded them)"
     ),
-    report: Optional[Path] = typer.Option(None, "--report", help="JSON with the dev scores of every pair of weights"),
+    report: Optional[Path] = typer.Option(None, "--report", help="JSON with the dev scores of every combination of weights"),
     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
 ) -> None:
-    """Try every pair of decoding weights (`transition_weight`, `tag_prior_weight`) on the dev
-    docs, keep the pair with the best dev token F (greedy decoding, 0 / 0, wins ties when listed
-    first) and save the pipeline with it, so that `spacy.load(OUTPUT)` decodes that way."""
+    """Try every combination of decoding weights (`transition_weight`, `tag_prior_weight`,
+    `bigram_prior_weight`) on the dev docs, keep the one with the best dev token F (greedy
+    decoding, all 0, wins ties when listed first) and save the pipeline with it, so that
+    `spacy.load(OUTPUT)` decodes that way."""
     nlp = spacy.load(model)
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
     examples = None
     if train is not None:
         examples = (Example(nlp.make_doc(doc.text), doc) for doc in DocBin().from_disk(train).get_docs(nlp.vocab))
-    result = tune_decoding(nlp, golds, _weights(transition_weights), _weights(tag_prior_weights), segmenter, examples)
+    result = tune_decoding(nlp, golds, _weights(transition_weights), _weights(tag_prior_weights), segmenter, examples,
+                           bigram_prior_weights=_weights(bigram_prior_weights))
     for row in result["grid"]:
         msg.text(f"transition {row['transition_weight']:<5} tag prior {row['tag_prior_weight']:<5} "
+                 f"bigram prior {row['bigram_prior_weight']:<5} "
                  f"F {row['token_f']:.2f} OOV-R {row['token_oov_r']} IV-R {row['token_iv_r']}")
     output.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
@@ -52,5 +59,6 @@ def tune_decoding_cli(
         report.parent.mkdir(parents=True, exist_ok=True)
         srsly.write_json(report, {"model": model, "dev": str(dev), "output": str(output), **result})
     best = result["best"]
-    msg.good(f"transition_weight {best['transition_weight']}, tag_prior_weight {best['tag_prior_weight']} "
+    msg.good(f"transition_weight {best['transition_weight']}, tag_prior_weight {best['tag_prior_weight']}, "
+             f"bigram_prior_weight {best['bigram_prior_weight']} "
              f"(dev F {best['token_f']:.2f}, OOV-R {best['token_oov_r']}) -> {output}")
