@@ -28,9 +28,19 @@ SYSTEMS = {
                "characters in training (`pseudo_words = pseudo_chars = 0.6`: in each update, 60% of the rare two-"
                "character words, at most 5 occurrences in training, are replaced by a new pair of known characters, and "
                "60% of the rare single-character words by a character the training words have only inside longer "
-               "words); decoded as `tune-decoding` chose on dev (SXU 0 / 0: greedy, UD 0.5 / 0.25, ZX 0 / 0.5); `_full`: "
-               "the last model (SXU 2500 steps, UD and ZX 1500), decoded as `tune-decoding` chose on the 90/10 dev "
-               "for the last model of the 90/10 run (the same weights as above)",
+               "words); decoded as `tune-decoding` chose on dev from transition and tag-prior weights only (its grid "
+               "before 2026-11-24; SXU 0 / 0: greedy, UD 0.5 / 0.25, ZX 0 / 0.5; `default_bp`: the same models with "
+               "the current grid); `_full`: the last model (SXU 2500 steps, UD and ZX 1500), decoded as "
+               "`tune-decoding` chose on the 90/10 dev for the last model of the 90/10 run (the same weights as above)",
+    "default_bp": "the `default` models decoded as `tune-decoding` now chooses on dev, with the character-pair "
+                  "prior in its grid (`bigram_prior_weight` 0 / 0.5 / 1 / 2: each gap's score plus the weighted "
+                  "log-odds of a word boundary between its two characters in the training segmentation); "
+                  "weights transition / tag prior / bigram prior: SXU 0 / 0 / 0.5, UD 0 / 0.5 / 1, ZX 1 / 0.5 / 2; "
+                  "`_full`: the whole-file `default` model with its own training file's counts, decoded with the "
+                  "weights chosen on the 90/10 dev for the 90/10 run's last model (UD 0 / 0.5 / 1, ZX 0.5 / 0.25 / 1; "
+                  "SXU: those of its 90/10 row, whose best model is its last)",
+    "default_bp_ens3": "`default_ens3` decoded as `tune-decoding` now chooses on dev (UD 0 / 0.25 / 1, ZX 0.5 / 0 / "
+                       "2); SXU (`_full`): with the weights of the SXU `default_bp` row (0 / 0 / 0.5)",
     "gpu": "GD-Transformer at the paper's size (`configs/gpu.cfg`: width 256, 6 layers/pipeline, d_ff 1024, "
            "biaffine 256) with the `default_v2` departures (pre-LN, bigrams, n-gram vocabulary, dictionary features, "
            "averaged parameters, linear LR decay), attention dropout 0.1, batches of 4096 words; trained on one "
@@ -72,6 +82,12 @@ SYSTEMS = {
     "default_crf_pwc_ens5": "an ensemble of five `default_crf_pwc` seeds (0-4; seeds 0-2 retrained for it), decoded "
                             "with the weights `tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the five "
                             "seeds' last models, with the same weights)",
+    "default_crf_pwc_bp": "`default_crf_pwc` decoded as `tune-decoding` now chooses on dev, with the character-pair "
+                          "prior (see `default_bp`; ZX 1 / 0.75 / 0.5); `_full`: the last model with its own training "
+                          "file's counts, decoded with these weights",
+    "default_crf_pwc_bp_ens5": "`default_crf_pwc_ens5` decoded as `tune-decoding` now chooses on dev, with the "
+                               "character-pair prior (ZX 1 / 0.5 / 0.5; `_full`: with the same weights and its own "
+                               "training file's counts)",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`; `_full`: their last "
                     "models), decoded with the weights `tune-decoding` chose for it on dev (UD 0 / 0.5, ZX 0.5 / 0); "
                     "SXU (`_full`): greedy, as SXU's dev chose for `default`",
@@ -105,9 +121,10 @@ CORPORA = {
                "model; `default_crf` decoded with the weights chosen on dev for the 90/10 1000-step run's last "
                "model (1.0 / 1.0)",
     "ud_gsdsimp": "the main job's shipped sample (450 training sentences of UD_Chinese-GSDSimp); its `default` "
-                  "and `default_v3` rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step)",
+                  "and `default_v3` rows are decoded as `tune-decoding` chose on dev (the project's `tune-decoding` step; "
+                  "`default` with the character-pair prior in its grid, the main job of 2026-11-24)",
 }
-ORDER = ["default", "default_ens3", "default_v3", "default_v3_ens3", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
+ORDER = ["default_bp", "default_bp_ens3", "default", "default_ens3", "default_v3", "default_v3_ens3", "default_tags", "default_crf", "default_crf_ens3", "default_crf_pw", "default_crf_pw_ens3", "default_crf_pwc", "default_crf_pwc_ens3", "default_crf_pwc_ens5", "default_crf_pwc_bp", "default_crf_pwc_bp_ens5", "default_viterbi", "default_v2", "default_nocentre", "gpu", "gpu_nocentre", "default_v1", "default_nolex", "default_v0", "paper", "pkuseg", "maxmatch", "jieba"]
 
 
 def _rank(system: str) -> int:
