@@ -1,9 +1,9 @@
 """Cost of the decoding step alone: greedy against Viterbi with each prior, in one run.
 
-    python benchmarks/decoding.py --model training/exp/zx.folds10/model-tuned --dev corpus/zx/dev.spacy
+    python benchmarks/decoding.py --model training/exp/zx.v4/model-bp --dev corpus/zx/dev.spacy
 
 The segmenter's gap scores for the texts of `--dev` are computed once; then every setting of
-(`transition_weight`, `tag_prior_weight`) decodes them (`GDSegmenter.boundaries`) `--runs`
+(`transition_weight`, `tag_prior_weight`, `bigram_prior_weight`) decodes them (`GDSegmenter.boundaries`) `--runs`
 times, and the median seconds per pass are reported per character (whitespace included), with
 the ratio to greedy decoding measured in the same run. Prints one line per setting and, with
 `--output`, writes them as JSON.
@@ -20,7 +20,7 @@ from spacy.tokens import DocBin
 from spacy_gdcws.segment import find_segmenter
 from spacy_gdcws.tuning import gap_logits
 
-SETTINGS = ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
+SETTINGS = ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 1.0, 1.0))
 
 
 def main() -> None:
@@ -37,8 +37,9 @@ def main() -> None:
     logits = gap_logits(nlp, texts)
     n_chars = sum(len(text) for text in texts)
     rows = []
-    for transition_weight, tag_prior_weight in SETTINGS:
+    for transition_weight, tag_prior_weight, bigram_prior_weight in SETTINGS:
         segmenter.transition_weight, segmenter.tag_prior_weight = transition_weight, tag_prior_weight
+        segmenter.bigram_prior_weight = bigram_prior_weight
         times = []
         for _ in range(args.runs):
             start = time.perf_counter()
@@ -48,10 +49,11 @@ def main() -> None:
             times.append(time.perf_counter() - start)
         seconds = statistics.median(times)
         rows.append({"transition_weight": transition_weight, "tag_prior_weight": tag_prior_weight,
-                     "seconds": round(seconds, 4), "us_per_char": round(1e6 * seconds / n_chars, 3)})
+                     "bigram_prior_weight": bigram_prior_weight, "seconds": round(seconds, 4), "us_per_char": round(1e6 * seconds / n_chars, 3)})
     for row in rows:
         row["x_greedy"] = round(row["seconds"] / rows[0]["seconds"], 2)
-        print(f"transition {row['transition_weight']} tag prior {row['tag_prior_weight']}: "
+        print(f"transition {row['transition_weight']} tag prior {row['tag_prior_weight']} "
+              f"bigram prior {row['bigram_prior_weight']}: "
               f"{row['us_per_char']} us/char ({row['x_greedy']}x greedy)")
     if args.output is not None:
         args.output.parent.mkdir(parents=True, exist_ok=True)

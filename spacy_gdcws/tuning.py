@@ -1,11 +1,11 @@
 """Choosing the decoding of a trained segmenter on dev: the weights of its priors.
 
 The model is run once over the dev docs; every combination of weights (`transition_weight`,
-`tag_prior_weight` and, where a grid is given for it, `bigram_prior_weight`) then only decodes
-those gap scores again (`GDSegmenter.boundaries`) and is scored against the gold words (token F,
-OOV and IV recall with the training vocabulary). The combination with the highest dev F wins; on
-a tie, the one listed first (so list greedy decoding, all 0, first). The chosen weights go into
-the segmenter and into the pipeline's config, so a pipeline saved afterwards loads with them.
+`tag_prior_weight`, `bigram_prior_weight`) then only decodes those gap scores again
+(`GDSegmenter.boundaries`) and is scored against the gold words (token F, OOV and IV recall with
+the training vocabulary). The combination with the highest dev F wins; on a tie, the one listed
+first (so list greedy decoding, all 0, first). The chosen weights go into the segmenter and into
+the pipeline's config, so a pipeline saved afterwards loads with them.
 """
 from typing import Dict, Iterable, List, Optional, Sequence
 
@@ -106,8 +106,9 @@ def tune_decoding(
 
 def set_decoding(nlp: Language, transition_weight: float, tag_prior_weight: float,
                  segmenter: Optional[str] = None, *, bigram_prior_weight: float = 0.0) -> None:
-    """Set the segmenter's weights and write them into the pipeline's config,
-    so that `nlp.to_disk` saves them."""
+    """Set the segmenter's weights (`bigram_prior_weight`: 0, off, unless
+    given) and write them into the pipeline's config, so that `nlp.to_disk`
+    saves them."""
     name = find_segmenter(nlp, segmenter)
     pipe = nlp.get_pipe(name)
     pipe.transition_weight, pipe.tag_prior_weight = transition_weight, tag_prior_weight

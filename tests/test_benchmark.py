@@ -50,5 +50,6 @@ def test_decoding_benchmark_reports_every_setting(tmp_path, trained_nlp, sxu_sen
     report = json.loads(out.read_text())
     assert report["chars"] == sum(len("".join(s.words)) for s in sxu_sentences[:5])
     settings = report["settings"]
-    assert [(r["transition_weight"], r["tag_prior_weight"]) for r in settings] == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    assert [(r["transition_weight"], r["tag_prior_weight"], r["bigram_prior_weight"]) for r in settings] == [
+        (0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1), (1, 1, 1)]
     assert settings[0]["x_greedy"] == 1.0 and all(r["seconds"] > 0 for r in settings)
