@@ -89,23 +89,30 @@ def main() -> None:
                     for name, got in predicted.items():
                         found[name][key] += (i, i + len(word)) in got
             i += len(word)
-    names = list(systems)
-    print("| OOV words | n | " + " | ".join(names) + " |")
-    print("|---|---|" + "---|" * len(names))
-    for key in sorted(total, key=lambda k: (k == "all", k)):
-        cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
-        print(f"| {key} | {total[key]:,} | {cells} |")
+    print_table("OOV words", total, found)
     print(f"\nour misses of two-character OOV words: {dict(misses)}")
     if args.iv:
         word_counts = collections.Counter(t.text for doc in train for t in doc if not t.is_space)
         iv_table(gold, systems, word_counts, train_text)
 
 
+def print_table(title: str, total: collections.Counter, found: Dict[str, collections.Counter]) -> None:
+    """Recall per kind of word (rows, "all" last) for each system (columns), as Markdown."""
+    names = list(found)
+    print(f"| {title} | n | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for key in sorted(total, key=lambda k: (k == "all", k)):
+        cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
+        print(f"| {key} | {total[key]:,} | {cells} |")
+
+
 def _share_bucket(share: float) -> str:
-    for low in (0.95, 0.7, 0.3):
+    """The row of a known word by the share of its string's training occurrences that are it."""
+    bounds = (0.95, 0.7, 0.3, 0.0)
+    for low, high in zip(bounds, (1.0,) + bounds):
         if share >= low:
-            return f"string is the word in >= {low:.0%} of its training occurrences"
-    return "string is the word in < 30% of its training occurrences"
+            return f"the string is the word in {low:.0%}-{high:.0%} of its training occurrences"
+    raise ValueError(share)
 
 
 def iv_table(gold: Sequence, systems: Dict[str, List[List[str]]], word_counts: collections.Counter,
@@ -142,12 +149,8 @@ def iv_table(gold: Sequence, systems: Dict[str, List[List[str]]], word_counts: c
             if (j, j + len(word)) not in gold_spans:
                 wrong["a training word" if word in word_counts else "not a training word"] += 1
             j += len(word)
-    names = list(systems)
-    print("\n| IV words | n | " + " | ".join(names) + " |")
-    print("|---|---|" + "---|" * len(names))
-    for key in sorted(total, key=lambda k: (k == "all", k)):
-        cells = " | ".join(f"{100 * found[name][key] / total[key]:.1f}" for name in names)
-        print(f"| {key} | {total[key]:,} | {cells} |")
+    print()
+    print_table("IV words", total, found)
     print(f"\nour IV misses: {dict(how.most_common())}")
     print(f"our wrong words: {dict(wrong)}")
 
