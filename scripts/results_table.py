@@ -82,9 +82,11 @@ SYSTEMS = {
     "default_crf_pwc_ens5": "an ensemble of five `default_crf_pwc` seeds (0-4; seeds 0-2 retrained for it), decoded "
                             "with the weights `tune-decoding` chose for it on dev (ZX 1.0 / 1.0; `_full`: of the five "
                             "seeds' last models, with the same weights)",
-    "default_crf_pwc_bp": "`default_crf_pwc` decoded as `tune-decoding` now chooses on dev, with the character-pair "
-                          "prior (see `default_bp`; ZX 1 / 0.75 / 0.5); `_full`: the last model with its own training "
-                          "file's counts, decoded with these weights",
+    "default_crf_pwc_bp": "`default_crf_pwc` seed 0 as retrained for the five-seed ensemble (without the pair prior: "
+                          "`metrics/seeds/*.default_crf_pwc_rerun_seed0.json`, 94.14 and, `_full`, 94.20) decoded as "
+                          "`tune-decoding` now chooses on dev, with the character-pair prior (see `default_bp`; ZX 1 / "
+                          "0.75 / 0.5); `_full`: the last model with its own training file's counts, decoded with these "
+                          "weights",
     "default_crf_pwc_bp_ens5": "`default_crf_pwc_ens5` decoded as `tune-decoding` now chooses on dev, with the "
                                "character-pair prior (ZX 1 / 0.5 / 0.5; `_full`: with the same weights and its own "
                                "training file's counts)",
