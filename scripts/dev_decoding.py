@@ -17,23 +17,16 @@ dictionary), always through `GDSegmenter.boundaries`:
   (closed-test legal): what the segmenter does with `transition_weight` and `tag_prior_weight`
   (`spacy_gdcws.decoding`). A missing list means weight 0;
 - with `--bigram-prior-weights`, the first model's segmenter as it was saved (its own two
-  weights) with each `bigram_prior_weight` (the pair counts recorded from the training docs);
-  with `--window-prior-weights` (an experiment, not in the segmenter), each gap's logit plus
-  weight x the log-odds of a boundary given the gap's pair and the three-character windows
-  around it (`window_priors`), decoded the same way.
+  weights) with each `bigram_prior_weight` (the counts recorded from the training docs).
 """
 import argparse
-import collections
-import math
 from pathlib import Path
-from typing import Iterable, List, Sequence, Tuple
 
 import numpy
 import spacy
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_gdcws.decoding import BIGRAM_SMOOTHING
 from spacy_gdcws.segment import find_segmenter
 from spacy_gdcws.tuning import gap_logits, score_decoding
 
@@ -44,53 +37,6 @@ def _brief(scores: dict) -> dict:
     return {key: scores[key] for key in ("token_f", "token_oov_r", "token_iv_r")}
 
 
-def window_priors(train: Iterable[Doc], texts: Sequence[str], make_doc, smoothing: float = BIGRAM_SMOOTHING) -> List[numpy.ndarray]:
-    """An experiment beyond `bigram_prior_weight`: per gap of each text, the log-odds of a word
-    boundary given the gap's pair of characters and the three-character windows around it
-    (the pair with the character before, with the character after), counted on the gold training
-    docs. The pair's rate is smoothed towards the overall rate (as `decoding.bigram_log_odds`),
-    each window's towards the pair's; the two windows' rates are averaged; centred on the
-    overall rate's log-odds (0 for an unseen pair)."""
-    ends: collections.Counter = collections.Counter()
-    seen: collections.Counter = collections.Counter()
-
-    def keys(chars: Sequence[str], j: int) -> Tuple[str, str, str]:
-        before = chars[j - 1] if j >= 1 else "^"
-        after = chars[j + 2] if j + 2 < len(chars) else "$"
-        pair = chars[j] + chars[j + 1]
-        return pair, before + "|" + pair, pair + "|" + after
-
-    for doc in train:
-        words = [t.text for t in doc if not t.is_space]
-        chars, stops, i = "".join(words), set(), 0
-        for word in words:
-            i += len(word)
-            stops.add(i)
-        for j in range(len(chars) - 1):
-            for key in keys(chars, j):
-                seen[key] += 1
-                ends[key] += (j + 1) in stops
-    rate = sum(ends[k] for k in seen if "|" not in k) / max(sum(seen[k] for k in seen if "|" not in k), 1)
-    centre = math.log(rate / (1.0 - rate))
-
-    def smoothed(key: str, towards: float) -> float:
-        return (ends[key] + smoothing * towards) / (seen[key] + smoothing) if key in seen else towards
-
-    out = []
-    for text in texts:
-        tokens = [t.text for t in make_doc(text)]
-        prior = numpy.zeros(max(len(tokens) - 1, 0), dtype="f")
-        for j in range(len(tokens) - 1):
-            if tokens[j].isspace() or tokens[j + 1].isspace():
-                continue
-            pair, left, right = keys(tokens, j)
-            p_pair = smoothed(pair, rate)
-            p = 0.5 * (smoothed(left, p_pair) + smoothed(right, p_pair))
-            prior[j] = math.log(p / (1.0 - p)) - centre
-        out.append(prior)
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus")
@@ -98,7 +44,6 @@ def main() -> None:
     parser.add_argument("--transition-weights", nargs="*", type=float, default=[])
     parser.add_argument("--tag-prior-weights", nargs="*", type=float, default=[])
     parser.add_argument("--bigram-prior-weights", nargs="*", type=float, default=[])
-    parser.add_argument("--window-prior-weights", nargs="*", type=float, default=[])
     parser.add_argument("--corpus-dir", type=Path, default=ROOT / "corpus")
     args = parser.parse_args()
     pipelines = [spacy.load(model) for model in args.models]
@@ -117,8 +62,8 @@ def main() -> None:
     if len(all_logits) > 1:
         base = [numpy.mean(parts, axis=0) for parts in zip(*all_logits)]
         print(f"{'average of the gap logits':60s} {_brief(score_decoding(nlp, segmenter, golds, base))}")
-    if args.bigram_prior_weights or args.window_prior_weights:
-        train = list(DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab))
+    if args.bigram_prior_weights:
+        train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)
         segmenter.record_transitions(Example(nlp.make_doc(d.text), d) for d in train)
         segmenter.transition_weight, segmenter.tag_prior_weight = saved
         for weight in [0.0] + args.bigram_prior_weights:
@@ -126,12 +71,6 @@ def main() -> None:
             label = f"saved weights {saved}, bigram prior weight {weight}"
             print(f"{label:60s} {_brief(score_decoding(nlp, segmenter, golds, base))}", flush=True)
         segmenter.bigram_prior_weight = 0.0
-        if args.window_prior_weights:
-            priors = window_priors(train, texts, nlp.make_doc)
-            for weight in args.window_prior_weights:
-                logits = [scores + weight * prior[:, None] for scores, prior in zip(base, priors)]
-                label = f"saved weights {saved}, window prior weight {weight}"
-                print(f"{label:60s} {_brief(score_decoding(nlp, segmenter, golds, logits))}", flush=True)
         segmenter.transition_weight = segmenter.tag_prior_weight = 0.0
     if args.transition_weights or args.tag_prior_weights:
         train = DocBin().from_disk(args.corpus_dir / args.corpus / "train.spacy").get_docs(nlp.vocab)

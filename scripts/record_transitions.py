@@ -6,8 +6,9 @@ boundaries of a training file in a pipeline trained before `gdcws_segmenter.init
         training/exp/zx.folds10/model-best-transitions
 
 The counts are those `initialize` records: pairs of neighbouring gold gaps of the training docs,
-per character the pair of gold gaps around it, and per pair of characters how often a gold gap
-between them is a word boundary.
+per character the pair of gold gaps around it, and per pair of characters (and the windows of
+three characters around the pairs seen both ways) how often a gold gap between them is a word
+boundary.
 """
 import argparse
 from pathlib import Path
@@ -31,7 +32,8 @@ def main() -> None:
     segmenter.record_transitions(Example(nlp.make_doc(doc.text), doc) for doc in gold)
     nlp.to_disk(args.output)
     print(f"{args.output}: transitions {segmenter.cfg['transitions']}, tags of {len(segmenter.cfg['tags'])} characters, "
-          f"boundaries of {len(segmenter.cfg['bigrams'])} character pairs")
+          f"boundaries of {len(segmenter.pair_counts)} character pairs "
+          f"and {sum(len(k) for k in segmenter.pair_counts.keys[1:])} windows around them")
 
 
 if __name__ == "__main__":

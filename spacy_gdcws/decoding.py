@@ -15,11 +15,13 @@ transition weights):
   whose characters are mostly word-initial / word-final is kept whole.
 
 A third prior is per gap and needs no Viterbi (`bigram_prior_weight`): the log-odds of a word
-boundary between the gap's two characters in the training data, smoothed towards and centred on
-the overall boundary rate (0 for a pair of characters the training text does not have). It gives
-back what the model is trained to do without: a pair of characters seen only in one stretch of
-the training data is unknown to the model (block leave-out), and the dictionary features tell it
-that a rare pair was a word, but nothing tells it that a rare pair was two words.
+boundary between the gap's two characters in the training data, refined by the characters on
+either side where the training data has those windows, smoothed towards and centred on the
+overall boundary rate (0 for a pair of characters the training text does not have;
+`PairCounts`). It gives back what the model is trained to do without: a pair of characters seen
+only in one stretch of the training data is unknown to the model (block leave-out), and the
+dictionary features tell it that a rare pair was a word, but nothing tells it that a rare pair
+was two words.
 
 Whether they help depends on the corpus, so the weights are chosen on dev
 (`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.tuning`; all 0 = greedy, the default).
@@ -28,6 +30,7 @@ import math
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
+import srsly
 
 # labels: 0 = no boundary (the gap is inside a word), 1 = a word ends at the gap
 
@@ -178,49 +181,125 @@ def tag_potentials(tokens: Sequence[str], index: Mapping[str, int], table: numpy
     return table[numpy.fromiter((index.get(token, unknown) for token in tokens), dtype=numpy.int64, count=len(tokens))]
 
 
-# pseudo-counts that pull a bigram's boundary rate towards the overall one
+# pseudo-counts that pull a pair's boundary rate towards the overall rate, and a window's towards its pair's
 BIGRAM_SMOOTHING = 1.0
+# stand-ins for the character before the first / after the last token, and for a token that is
+# not one character (code points end at 0x10FFFF; three of them fit in 63 bits)
+_START, _END, _OTHER = 0x110000, 0x110001, 0x110002
 
 
-class BigramTally:
-    """Per pair of adjacent tokens (characters) over docs added one at a time:
-    how often a word boundary lies between them, and how often they occur, over
-    gold gaps (`mask`) only."""
+def _code_points(tokens: Sequence[str]) -> numpy.ndarray:
+    return numpy.fromiter((ord(t) if len(t) == 1 else _OTHER for t in tokens), dtype=numpy.uint64, count=len(tokens))
+
+
+def gap_keys(tokens: Sequence[str]) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """uint64 keys of each gap of a doc (len(tokens) - 1 each): its pair of characters, the
+    pair with the character before it, the pair with the character after it (code points)."""
+    if len(tokens) < 2:
+        empty = numpy.zeros(0, dtype=numpy.uint64)
+        return empty, empty, empty
+    c = _code_points(tokens)
+    pair = (c[:-1] << numpy.uint64(21)) | c[1:]
+    before = numpy.concatenate([numpy.asarray([_START], dtype=numpy.uint64), c[:-2]])
+    after = numpy.concatenate([c[2:], numpy.asarray([_END], dtype=numpy.uint64)])
+    return pair, (before << numpy.uint64(42)) | pair, (pair << numpy.uint64(21)) | after
+
+
+class PairCounts:
+    """Word boundaries at the gaps of the gold training segmentation, counted by the gap's pair
+    of characters and by the two three-character windows around it (the pair with the character
+    before it, with the character after it). Windows are kept only for pairs that the training
+    data has both with and without a boundary: only there can they say more than the pair.
+
+    `log_odds` is the prior of `bigram_prior_weight`: per gap, the log-odds of a boundary given
+    the pair (its rate smoothed with `BIGRAM_SMOOTHING` pseudo-counts at the overall rate), refined
+    by the windows where the training data has them (each smoothed towards the pair's rate, the
+    two averaged), minus the overall rate's log-odds: 0 for a pair the training data does not
+    have. Saved with the segmenter (`to_bytes`): sorted uint64 keys and uint32 counts.
+    """
+
+    __slots__ = ("keys", "ends", "seen")
+
+    def __init__(self, keys: Sequence[numpy.ndarray], ends: Sequence[numpy.ndarray], seen: Sequence[numpy.ndarray]) -> None:
+        # per level (pair, window before, window after): sorted keys, boundaries, occurrences
+        self.keys = [numpy.asarray(k, dtype=numpy.uint64) for k in keys]
+        self.ends = [numpy.asarray(e, dtype=numpy.uint32) for e in ends]
+        self.seen = [numpy.asarray(n, dtype=numpy.uint32) for n in seen]
+
+    def __len__(self) -> int:
+        """The number of pairs."""
+        return len(self.keys[0])
+
+    @property
+    def rate(self) -> float:
+        """The share of gold gaps that are boundaries."""
+        seen = int(self.seen[0].sum())
+        return int(self.ends[0].sum()) / seen if seen else 0.0
+
+    def _lookup(self, level: int, keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        table = self.keys[level]
+        if not len(table):
+            zeros = numpy.zeros(len(keys))
+            return numpy.zeros(len(keys), dtype=bool), zeros, zeros
+        idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
+        found = table[idx] == keys
+        return found, numpy.where(found, self.ends[level][idx], 0.0), numpy.where(found, self.seen[level][idx], 0.0)
+
+    def log_odds(self, tokens: Sequence[str], smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
+        """float64 (len(tokens) - 1,): each gap's prior (see the class docstring)."""
+        rate = self.rate
+        pair, before, after = gap_keys(tokens)
+        if not 0.0 < rate < 1.0 or not len(pair):
+            return numpy.zeros(len(pair))
+        found, ends, seen = self._lookup(0, pair)
+        p_pair = numpy.where(found, (ends + smoothing * rate) / (seen + smoothing), rate)
+        windows = []
+        for level, keys in ((1, before), (2, after)):
+            _, ends, seen = self._lookup(level, keys)
+            windows.append((ends + smoothing * p_pair) / (seen + smoothing))
+        p = 0.5 * (windows[0] + windows[1])
+        return numpy.log(p / (1.0 - p)) - math.log(rate / (1.0 - rate))
+
+    def to_bytes(self) -> bytes:
+        return srsly.msgpack_dumps({"keys": self.keys, "ends": self.ends, "seen": self.seen})
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "PairCounts":
+        msg = srsly.msgpack_loads(data)
+        return cls(msg["keys"], msg["ends"], msg["seen"])
+
+
+class PairTally:
+    """Collects the gold gaps of training docs added one at a time, for `PairCounts`."""
 
     def __init__(self) -> None:
-        self._ends: Dict[str, int] = {}
-        self._seen: Dict[str, int] = {}
+        self._keys: List[List[numpy.ndarray]] = [[], [], []]
+        self._labels: List[numpy.ndarray] = []
 
     def add(self, tokens: Sequence[str], labels: numpy.ndarray, mask: numpy.ndarray) -> None:
         """Add one doc: its tokens and its gaps' gold labels and mask (`gold_gaps`)."""
-        for j in numpy.flatnonzero(numpy.asarray(mask, dtype=bool)):
-            pair = tokens[j] + tokens[j + 1]
-            self._seen[pair] = self._seen.get(pair, 0) + 1
-            self._ends[pair] = self._ends.get(pair, 0) + int(labels[j] > 0.5)
+        mask = numpy.asarray(mask, dtype=bool)
+        for level, keys in enumerate(gap_keys(tokens)):
+            self._keys[level].append(keys[mask])
+        self._labels.append(numpy.asarray(labels)[mask] > 0.5)
 
-    def counts(self) -> Dict[str, List[int]]:
-        """[boundaries, occurrences] per pair, pairs sorted."""
-        return {pair: [self._ends[pair], n] for pair, n in sorted(self._seen.items())}
-
-
-def bigram_log_odds(counts: Mapping[str, Sequence[int]], smoothing: float = BIGRAM_SMOOTHING) -> Dict[str, float]:
-    """log-odds of a boundary between each pair of `BigramTally.counts`,
-    with `smoothing` pseudo-counts at the overall boundary rate, minus the
-    overall rate's log-odds (so a pair as often split as any is 0)."""
-    ends = sum(row[0] for row in counts.values())
-    seen = sum(row[1] for row in counts.values())
-    if not ends or ends == seen:
-        return {}
-    rate = ends / seen
-    centre = math.log(rate / (1.0 - rate))
-    return {pair: math.log((e + smoothing * rate) / (n - e + smoothing * (1.0 - rate))) - centre
-            for pair, (e, n) in counts.items()}
-
-
-def bigram_potentials(tokens: Sequence[str], log_odds: Mapping[str, float]) -> numpy.ndarray:
-    """float64 (len(tokens) - 1,): each gap's `bigram_log_odds` (0 for an unseen pair)."""
-    return numpy.fromiter((log_odds.get(a + b, 0.0) for a, b in zip(tokens, tokens[1:])),
-                          dtype=numpy.float64, count=max(len(tokens) - 1, 0))
+    def counts(self) -> PairCounts:
+        labels = numpy.concatenate(self._labels) if self._labels else numpy.zeros(0, dtype=bool)
+        levels = []
+        for parts in self._keys:
+            keys = numpy.concatenate(parts) if parts else numpy.zeros(0, dtype=numpy.uint64)
+            table, inverse, seen = numpy.unique(keys, return_inverse=True, return_counts=True)
+            ends = numpy.bincount(inverse.reshape(-1), weights=labels, minlength=len(table))
+            levels.append((table, ends, seen))
+        # windows only for pairs seen both with and without a boundary
+        pairs, pair_ends, pair_seen = levels[0]
+        mixed = pairs[(pair_ends > 0) & (pair_ends < pair_seen)]
+        pair_bits = numpy.uint64((1 << 42) - 1)
+        for level, shift in ((1, numpy.uint64(0)), (2, numpy.uint64(21))):
+            table, ends, seen = levels[level]
+            keep = numpy.isin((table >> shift) & pair_bits, mixed)
+            levels[level] = (table[keep], ends[keep], seen[keep])
+        return PairCounts(*zip(*levels))
 
 
 def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,

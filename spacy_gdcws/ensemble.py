@@ -83,6 +83,7 @@ def build_ensemble(pipelines: Sequence[Language], segmenter: Optional[str] = Non
     nlp.from_bytes(pipelines[0].to_bytes(exclude=[name]), exclude=[name])
     pipe = nlp.get_pipe(name)
     pipe.cfg.update(pipes[0].cfg)
+    pipe.pair_counts = pipes[0].pair_counts
     set_decoding(nlp, pipes[0].transition_weight, pipes[0].tag_prior_weight, name,
                  bigram_prior_weight=pipes[0].bigram_prior_weight)
     for layer, source in zip(pipe.model.layers, pipes):

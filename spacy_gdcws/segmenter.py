@@ -27,10 +27,9 @@ from .architectures import (
 )
 from .errors import Errors, Warnings
 from .decoding import (
-    BigramTally,
+    PairCounts,
+    PairTally,
     TagTally,
-    bigram_log_odds,
-    bigram_potentials,
     chain_marginals,
     tag_counts,
     tag_pmi,
@@ -119,8 +118,9 @@ def make_segmenter(
         Both weights 0 = greedy decoding.
     bigram_prior_weight (float): > 0 = add this weight times the log-odds of
         a word boundary between each gap's two characters in the training
-        data to the gap's score, before greedy or Viterbi decoding
-        (`spacy_gdcws.decoding`; choose it on dev). Not used in training.
+        data (refined by the characters on either side where the training
+        data has them: `decoding.PairCounts`) to the gap's score, before
+        greedy or Viterbi decoding (choose it on dev). Not used in training.
     loss (str): "bce" = binary cross-entropy of every gap on its own; "crf" =
         the final scorer trained as a linear-chain CRF over the gaps whose
         pairwise scores are the two priors with the weights above (fixed, not
@@ -178,10 +178,12 @@ class GDSegmenter(TrainablePipe):
         self.name = name
         self.scorer = scorer
         # cfg is saved with the component: the threshold and the training data's
-        # gap-label transition counts ("transitions"), characters' tag counts
-        # ("tags") and character pairs' boundary counts ("bigrams"), all
-        # recorded by initialize
+        # gap-label transition counts ("transitions") and characters' tag counts
+        # ("tags"), both recorded by initialize
         self.cfg: Dict[str, Any] = {"threshold": threshold}
+        # the training data's boundary counts by character pair and window, for
+        # bigram_prior_weight; recorded by initialize, saved in a file of its own
+        self.pair_counts: Optional[PairCounts] = None
         self.transition_weight = transition_weight
         self.tag_prior_weight = tag_prior_weight
         self.bigram_prior_weight = bigram_prior_weight
@@ -299,8 +301,8 @@ class GDSegmenter(TrainablePipe):
         """
         logits = numpy.asarray(doc_scores)[:, 0] - self._threshold_logit
         if self.bigram_prior_weight > 0.0:
-            log_odds = self._prior("bigrams", bigram_log_odds)
-            logits = logits + self.bigram_prior_weight * bigram_potentials([t.text for t in doc], log_odds)
+            self.check_decoding_counts(0.0, 0.0, self.bigram_prior_weight)
+            logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds([t.text for t in doc])
         forced = forced_boundaries(doc)
         if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
             return (logits > 0) | forced
@@ -321,6 +323,17 @@ class GDSegmenter(TrainablePipe):
             index, table = held_out or self._prior("tags", tag_pmi)
             pairs = self.tag_prior_weight * tag_potentials([t.text for t in doc], index, table)
         return log_trans, pairs
+
+    def check_decoding_counts(self, transition_weight: float, tag_prior_weight: float,
+                              bigram_prior_weight: float) -> None:
+        """Raise E031 if decoding with these weights needs counts that the
+        segmenter does not have (pipelines trained before they were recorded)."""
+        needs = (("transitions", transition_weight, "transitions" in self.cfg),
+                 ("tags", tag_prior_weight, "tags" in self.cfg),
+                 ("pairs", bigram_prior_weight, self.pair_counts is not None))
+        for key, weight, present in needs:
+            if weight > 0.0 and not present:
+                raise ValueError(Errors.E031.format(name=self.name, key=key))
 
     def _held_out_prior(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
         """The tag prior without the training doc's block, None if there is
@@ -436,7 +449,7 @@ class GDSegmenter(TrainablePipe):
         texts: List[str] = []
         transitions = numpy.zeros((2, 2))
         tags = TagTally()
-        bigrams = BigramTally()
+        pairs = PairTally()
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
@@ -444,7 +457,7 @@ class GDSegmenter(TrainablePipe):
             transitions += transition_counts([gaps])
             tag_input = _tag_input(eg, gaps)
             tags.add(*tag_input)
-            bigrams.add(*tag_input[:3])
+            pairs.add(*tag_input[:3])
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -458,7 +471,7 @@ class GDSegmenter(TrainablePipe):
         self._pseudo = PseudoWords.from_counts(counts) if augment else None
         self.cfg["transitions"] = transitions.tolist()
         self.cfg["tags"] = dict(sorted(tags.counts().items()))
-        self.cfg["bigrams"] = bigrams.counts()
+        self.pair_counts = pairs.counts()
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         self._held_out_priors = None
@@ -484,10 +497,10 @@ class GDSegmenter(TrainablePipe):
         self.cfg["transitions"] = transition_counts(gaps).tolist()
         tag_inputs = [_tag_input(eg, g) for eg, g in zip(examples, gaps)]
         self.cfg["tags"] = dict(sorted(tag_counts(tag_inputs).items()))
-        bigrams = BigramTally()
+        pairs = PairTally()
         for tag_input in tag_inputs:
-            bigrams.add(*tag_input[:3])
-        self.cfg["bigrams"] = bigrams.counts()
+            pairs.add(*tag_input[:3])
+        self.pair_counts = pairs.counts()
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""
@@ -509,6 +522,7 @@ class GDSegmenter(TrainablePipe):
             "cfg": lambda: srsly.json_dumps(self.cfg),
             "model": lambda: self.model.to_bytes(),
             "words": lambda: srsly.msgpack_dumps(sorted(self.train_words)),
+            "pairs": lambda: b"" if self.pair_counts is None else self.pair_counts.to_bytes(),
         }
         if hasattr(self, "vocab"):
             serialize["vocab"] = lambda: self.vocab.to_bytes(exclude=exclude)
@@ -520,6 +534,7 @@ class GDSegmenter(TrainablePipe):
             "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
             "model": lambda b: self.model.from_bytes(b),
             "words": lambda b: setattr(self, "train_words", set(srsly.msgpack_loads(b))),
+            "pairs": lambda b: setattr(self, "pair_counts", PairCounts.from_bytes(b) if b else None),
         }
         if hasattr(self, "vocab"):
             deserialize["vocab"] = lambda b: self.vocab.from_bytes(b, exclude=exclude)
@@ -533,6 +548,7 @@ class GDSegmenter(TrainablePipe):
             "cfg": lambda p: srsly.write_json(p, self.cfg),
             "model": lambda p: self.model.to_disk(p),
             "words.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(self.train_words)), encoding="utf8"),
+            "pairs": lambda p: None if self.pair_counts is None else p.write_bytes(self.pair_counts.to_bytes()),
         }
         if hasattr(self, "vocab"):
             serialize["vocab"] = lambda p: self.vocab.to_disk(p, exclude=exclude)
@@ -544,6 +560,7 @@ class GDSegmenter(TrainablePipe):
             "cfg": lambda p: self.cfg.update(srsly.read_json(p)),
             "model": lambda p: self.model.from_disk(p),
             "words.txt": lambda p: setattr(self, "train_words", _read_words(p)),
+            "pairs": lambda p: setattr(self, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
         }
         if hasattr(self, "vocab"):
             deserialize["vocab"] = lambda p: self.vocab.from_disk(p, exclude=exclude)

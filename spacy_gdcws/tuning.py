@@ -89,9 +89,7 @@ def tune_decoding(
     for weights in combos:  # the setters check the values before the model runs
         pipe.transition_weight, pipe.tag_prior_weight, pipe.bigram_prior_weight = weights
     # and the counts each prior needs are there (E031 otherwise, before the model runs)
-    for i, key in enumerate(("transitions", "tags", "bigrams")):
-        if key not in pipe.cfg and any(weights[i] > 0.0 for weights in combos):
-            raise ValueError(Errors.E031.format(name=name, key=key))
+    pipe.check_decoding_counts(*(max(weights[i] for weights in combos) for i in range(3)))
     logits = gap_logits(nlp, [gold.text for gold in golds], name)
     grid = []
     for t, c, b in combos:

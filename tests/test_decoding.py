@@ -7,9 +7,9 @@ import spacy
 
 from spacy_gdcws.decoding import (
     TAGS,
-    BigramTally,
-    bigram_log_odds,
-    bigram_potentials,
+    PairCounts,
+    PairTally,
+    gap_keys,
     TagTally,
     chain_marginals,
     tag_counts,
@@ -279,29 +279,63 @@ def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
     assert nlp(text).text == text
 
 
-def test_bigram_counts_and_log_odds():
+def _pairs_of(counts, level):
+    """{text: [boundaries, occurrences]} of one level of PairCounts, keys decoded."""
+    out = {}
+    for key, e, n in zip(counts.keys[level].tolist(), counts.ends[level].tolist(), counts.seen[level].tolist()):
+        chars = [(key >> shift) & 0x1FFFFF for shift in ((42, 21, 0) if level else (21, 0))]
+        out["".join("^" if c == 0x110000 else "$" if c == 0x110001 else chr(c) for c in chars
+                    if level or c)] = [e, n]
+    return out
+
+
+def test_pair_counts_and_log_odds():
     # 我 | 爱 | 北京 ␠ 天安门 : gaps 3 and 4 are next to the space (masked), gap 5 (天|安) is masked
     tokens = ["我", "爱", "北", "京", " ", "天", "安", "门"]
     labels = numpy.asarray([1, 1, 0, 1, 1, 0, 0], dtype="f")
     mask = numpy.asarray([1, 1, 1, 0, 0, 0, 1], dtype=bool)
-    tally = BigramTally()
+    tally = PairTally()
     tally.add(tokens, labels, mask)
-    tally.add(["我", "爱", "你"], numpy.asarray([1, 1], dtype="f"), numpy.ones(2, dtype=bool))
+    tally.add(["我", "爱", "你", "们"], numpy.asarray([0, 1, 0], dtype="f"), numpy.ones(3, dtype=bool))
     counts = tally.counts()
-    assert counts == {"北京": [0, 1], "我爱": [2, 2], "爱你": [1, 1], "爱北": [1, 1], "安门": [0, 1]}
-    log_odds = bigram_log_odds(counts, smoothing=1.0)
-    rate = 4 / 6
+    assert _pairs_of(counts, 0) == {"北京": [0, 1], "我爱": [1, 2], "爱你": [1, 1], "爱北": [1, 1], "安门": [0, 1],
+                                    "你们": [0, 1]}
+    # windows only around the pair seen both ways
+    assert _pairs_of(counts, 1) == {"^我爱": [1, 2]}
+    assert _pairs_of(counts, 2) == {"我爱北": [1, 1], "我爱你": [0, 1]}
+    rate = 3 / 7
+    assert counts.rate == pytest.approx(rate) and len(counts) == 6
     centre = numpy.log(rate / (1 - rate))
-    assert log_odds["我爱"] == pytest.approx(numpy.log((2 + rate) / (0 + 1 - rate)) - centre)
-    assert log_odds["北京"] == pytest.approx(numpy.log(rate / (1 + 1 - rate)) - centre)
-    assert log_odds["我爱"] > log_odds["爱你"] > 0 > log_odds["北京"]
-    # more pseudo-counts pull every pair towards the overall rate, i.e. towards 0
-    assert abs(bigram_log_odds(counts, smoothing=100.0)["我爱"]) < 0.05
-    # per gap of a doc; 0 for pairs never seen (and next to whitespace)
-    assert bigram_potentials(["我", "爱", "北", "京", " ", "我"], log_odds).tolist() == pytest.approx(
-        [log_odds["我爱"], log_odds["爱北"], log_odds["北京"], 0.0, 0.0])
-    assert bigram_potentials(["我"], log_odds).shape == (0,)
-    assert bigram_log_odds({}) == {} and bigram_log_odds({"我爱": [3, 3]}) == {}
+
+    def logit(p):
+        return numpy.log(p / (1 - p)) - centre
+
+    p_pair = (1 + rate) / (2 + 1)  # 我爱: one boundary in two, one pseudo-count at the overall rate
+    got = counts.log_odds(["他", "我", "爱", "北", "京", " ", "门"])
+    assert got.tolist() == pytest.approx([
+        0.0,  # 他我: not a training pair
+        logit(0.5 * (p_pair + (1 + p_pair) / 2)),  # window before (他我爱) unseen, after (我爱北) one boundary
+        logit((1 + rate) / 2),  # 爱北: a pure pair, no windows
+        logit(rate / 2),  # 北京
+        0.0, 0.0])  # whitespace
+    # more pseudo-counts pull every gap towards the overall rate, i.e. towards 0
+    assert numpy.abs(counts.log_odds(["我", "爱", "北"], smoothing=100.0)).max() < 0.05
+    assert counts.log_odds(["我"]).shape == (0,) and gap_keys(["我"])[0].shape == (0,)
+    # saved and loaded: the same
+    again = PairCounts.from_bytes(counts.to_bytes())
+    assert again.log_odds(tokens).tolist() == counts.log_odds(tokens).tolist()
+    # no data, or no boundary ever: no prior
+    assert PairTally().counts().log_odds(tokens).tolist() == [0.0] * 7
+    pure = PairTally()
+    pure.add(["我", "爱"], numpy.ones(1, dtype="f"), numpy.ones(1, dtype=bool))
+    assert pure.counts().log_odds(["我", "爱"]).tolist() == [0.0]
+
+
+def test_gap_keys_mark_the_edges_and_long_tokens():
+    pair, before, after = gap_keys(["我", "爱", "  ", "北"])
+    assert pair[0] == (ord("我") << 21) | ord("爱")
+    assert before[0] >> 42 == 0x110000 and after[-1] & 0x1FFFFF == 0x110001
+    assert (pair[1] & 0x1FFFFF) == 0x110002 and (pair[2] >> 21) == 0x110002
 
 
 def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
@@ -309,9 +343,9 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
 
     nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
     seg = nlp.get_pipe("gdcws_segmenter")
-    bigrams = seg.cfg["bigrams"]
-    assert len(bigrams) > 100 and all(0 <= e <= n for e, n in bigrams.values())
-    assert sum(n for _, n in bigrams.values()) == sum(len("".join(s.words)) - 1 for s in sxu_sentences[:6])
+    counts = seg.pair_counts
+    assert len(counts) > 100 and all((e <= n).all() for e, n in zip(counts.ends, counts.seen))
+    assert counts.seen[0].sum() == sum(len("".join(s.words)) - 1 for s in sxu_sentences[:6])
     # training sentences (their pairs are counted), then new text
     text = " ".join("".join(sent.words) for sent in sxu_sentences[:4]) + " 我爱北京天安门。"
     chars = nlp.make_doc(text)
@@ -321,7 +355,7 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     seg.bigram_prior_weight = 5.0
     doc = nlp(text)
     assert doc.text == text
-    shifted = logits + 5.0 * bigram_potentials(tokens, bigram_log_odds(bigrams))
+    shifted = logits + 5.0 * counts.log_odds(tokens)
     assert [t.text for t in doc] == _words(chars, (shifted > 0) | forced_boundaries(chars))
     assert [t.text for t in doc] != greedy  # a heavy prior changes this untrained model's words
     # with Viterbi: the shifted logits go to the Viterbi path
@@ -332,15 +366,20 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     seg.transition_weight = 0.0
     nlp.to_disk(tmp_path / "p")
     loaded = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"bigram_prior_weight": 5.0}}})
-    assert loaded.get_pipe("gdcws_segmenter").cfg["bigrams"] == bigrams
+    assert loaded.get_pipe("gdcws_segmenter").pair_counts.to_bytes() == counts.to_bytes()
+    assert (tmp_path / "p" / "gdcws_segmenter" / "pairs").exists()
+    from_bytes = spacy.blank("zh")
+    from_bytes.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    from_bytes.from_bytes(nlp.to_bytes())
+    assert from_bytes.get_pipe("gdcws_segmenter").pair_counts.to_bytes() == counts.to_bytes()
     assert [t.text for t in loaded(text)] == [t.text for t in doc]
     assert [t.text for t in spacy.load(tmp_path / "p")(text)] == greedy
     with pytest.raises(ValueError, match="E030"):
         seg.bigram_prior_weight = -1.0
-    del seg.cfg["bigrams"]
-    with pytest.raises(ValueError, match="E031"):
+    seg.pair_counts = None
+    with pytest.raises(ValueError, match="E031.*'pairs'"):
         nlp(text)
     seg.record_transitions(make_examples(nlp, sxu_sentences[:6]))
-    assert seg.cfg["bigrams"] == bigrams
+    assert seg.pair_counts.to_bytes() == counts.to_bytes()
     seg.bigram_prior_weight = 0.0
     assert [t.text for t in nlp(text)] == greedy

@@ -99,18 +99,20 @@ def test_tune_decoding_records_counts_for_old_pipelines(half_trained, sxu_senten
     nlp = half_trained
     seg = nlp.get_pipe("gdcws_segmenter")
     saved = dict(seg.cfg)
-    del seg.cfg["tags"], seg.cfg["transitions"], seg.cfg["bigrams"]
+    saved_pairs = seg.pair_counts.to_bytes()
+    del seg.cfg["tags"], seg.cfg["transitions"]
+    seg.pair_counts = None
     golds = _golds(nlp, sxu_sentences[12:16])
     # without the counts: E031 before the model runs, for the first prior that lacks them
     with pytest.raises(ValueError, match="E031.*'tags'"):
         tune_decoding(nlp, golds, [0.0], [0.0, 1.0], bigram_prior_weights=[0.0])
-    with pytest.raises(ValueError, match="E031.*'bigrams'"):
+    with pytest.raises(ValueError, match="E031.*'pairs'"):
         tune_decoding(nlp, golds, [0.0], [0.0])
     assert len(tune_decoding(nlp, golds, [0.0], [0.0], bigram_prior_weights=[0.0])["grid"]) == 1
     result = tune_decoding(nlp, golds, [0.0, 1.0], [0.0, 1.0], train=make_examples(nlp, sxu_sentences[:12]))
     assert len(result["grid"]) == 16
     assert seg.cfg["tags"] == saved["tags"] and seg.cfg["transitions"] == saved["transitions"]
-    assert seg.cfg["bigrams"] == saved["bigrams"]
+    assert seg.pair_counts.to_bytes() == saved_pairs
     set_decoding(nlp, 0.0, 0.0)
 
 
