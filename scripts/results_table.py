@@ -34,10 +34,11 @@ SYSTEMS = {
                "`tune-decoding` chose on the 90/10 dev for the last model of the 90/10 run (the same weights as above)",
     "default_bp": "the `default` models decoded as `tune-decoding` now chooses on dev, with the character-pair "
                   "prior in its grid (`bigram_prior_weight` 0 / 0.5 / 1 / 2: each gap's score plus the weighted "
-                  "log-odds of a word boundary between its two characters in the training segmentation); "
-                  "weights transition / tag prior / bigram prior: SXU 0 / 0 / 0.5, UD 0 / 0.5 / 1, ZX 1 / 0.5 / 2; "
+                  "log-odds of a word boundary between its two characters in the training segmentation, refined "
+                  "by the character before and after it where the training data has those windows); "
+                  "weights transition / tag prior / bigram prior: SXU 0 / 0 / 0.5, UD 0 / 0.5 / 2, ZX 0.5 / 0.5 / 1; "
                   "`_full`: the whole-file `default` model with its own training file's counts, decoded with the "
-                  "weights chosen on the 90/10 dev for the 90/10 run's last model (UD 0 / 0.5 / 1, ZX 0.5 / 0.25 / 1; "
+                  "weights chosen on the 90/10 dev for the 90/10 run's last model (UD 0 / 0.5 / 2, ZX 0.5 / 1 / 1; "
                   "SXU: those of its 90/10 row, whose best model is its last)",
     "default_bp_ens3": "`default_ens3` decoded as `tune-decoding` now chooses on dev (UD 0 / 0.25 / 1, ZX 0.5 / 0 / "
                        "2); SXU (`_full`): with the weights of the SXU `default_bp` row (0 / 0 / 0.5)",
@@ -85,10 +86,10 @@ SYSTEMS = {
     "default_crf_pwc_bp": "`default_crf_pwc` seed 0 as retrained for the five-seed ensemble (without the pair prior: "
                           "`metrics/seeds/*.default_crf_pwc_rerun_seed0.json`, 94.14 and, `_full`, 94.20) decoded as "
                           "`tune-decoding` now chooses on dev, with the character-pair prior (see `default_bp`; ZX 1 / "
-                          "0.75 / 0.5); `_full`: the last model with its own training file's counts, decoded with these "
+                          "1 / 2); `_full`: the last model with its own training file's counts, decoded with these "
                           "weights",
     "default_crf_pwc_bp_ens5": "`default_crf_pwc_ens5` decoded as `tune-decoding` now chooses on dev, with the "
-                               "character-pair prior (ZX 1 / 0.5 / 0.5; `_full`: with the same weights and its own "
+                               "character-pair prior (ZX 1 / 0.75 / 1; `_full`: with the same weights and its own "
                                "training file's counts)",
     "default_ens3": "an ensemble of three `default` seeds (`python -m spacy_gdcws ensemble`; `_full`: their last "
                     "models), decoded with the weights `tune-decoding` chose for it on dev (UD 0 / 0.5, ZX 0.5 / 0); "
