@@ -218,23 +218,20 @@ class PairCounts:
     have. Saved with the segmenter (`to_bytes`): sorted uint64 keys and uint32 counts.
     """
 
-    __slots__ = ("keys", "ends", "seen")
+    __slots__ = ("keys", "ends", "seen", "rate")
 
     def __init__(self, keys: Sequence[numpy.ndarray], ends: Sequence[numpy.ndarray], seen: Sequence[numpy.ndarray]) -> None:
         # per level (pair, window before, window after): sorted keys, boundaries, occurrences
         self.keys = [numpy.asarray(k, dtype=numpy.uint64) for k in keys]
         self.ends = [numpy.asarray(e, dtype=numpy.uint32) for e in ends]
         self.seen = [numpy.asarray(n, dtype=numpy.uint32) for n in seen]
+        # the share of gold gaps that are boundaries
+        total = int(self.seen[0].sum())
+        self.rate = int(self.ends[0].sum()) / total if total else 0.0
 
     def __len__(self) -> int:
         """The number of pairs."""
         return len(self.keys[0])
-
-    @property
-    def rate(self) -> float:
-        """The share of gold gaps that are boundaries."""
-        seen = int(self.seen[0].sum())
-        return int(self.ends[0].sum()) / seen if seen else 0.0
 
     def _lookup(self, level: int, keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         table = self.keys[level]
