@@ -243,7 +243,8 @@ class PairCounts:
         return found, numpy.where(found, self.ends[level][idx], 0.0), numpy.where(found, self.seen[level][idx], 0.0)
 
     def log_odds(self, tokens: Sequence[str], smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
-        """float64 (len(tokens) - 1,): each gap's prior (see the class docstring)."""
+        """float64 (len(tokens) - 1,): each gap's prior (see the class docstring);
+        `smoothing` > 0 pseudo-counts."""
         rate = self.rate
         pair, before, after = gap_keys(tokens)
         if not 0.0 < rate < 1.0 or not len(pair):
