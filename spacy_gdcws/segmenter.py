@@ -31,7 +31,6 @@ from .decoding import (
     PairTally,
     TagTally,
     chain_marginals,
-    tag_counts,
     tag_pmi,
     tag_potentials,
     transition_counts,
@@ -447,17 +446,11 @@ class GDSegmenter(TrainablePipe):
         first: Dict[str, int] = {}
         last: Dict[str, int] = {}
         texts: List[str] = []
-        transitions = numpy.zeros((2, 2))
-        tags = TagTally()
-        pairs = PairTally()
+        decoding = _DecodingCounts()
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
-            gaps = gold_gaps(eg)
-            transitions += transition_counts([gaps])
-            tag_input = _tag_input(eg, gaps)
-            tags.add(*tag_input)
-            pairs.add(*tag_input[:3])
+            decoding.add(eg)
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
             for word in words:
@@ -469,9 +462,7 @@ class GDSegmenter(TrainablePipe):
         self.train_words = set(counts)
         augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
         self._pseudo = PseudoWords.from_counts(counts) if augment else None
-        self.cfg["transitions"] = transitions.tolist()
-        self.cfg["tags"] = dict(sorted(tags.counts().items()))
-        self.pair_counts = pairs.counts()
+        self._store_decoding_counts(decoding)
         k = self.model.attrs.get("holdout_folds", 0)
         local: Dict[str, int] = {}
         self._held_out_priors = None
@@ -480,7 +471,7 @@ class GDSegmenter(TrainablePipe):
             block = partial(HoldoutFolds.block_of_index, n=len(texts), k=k)
             local = {w: block(i) for w, i in first.items() if block(i) == block(last[w])}
             if self.held_out_priors:
-                self._held_out_priors = [tag_pmi(c) for c in tags.held_out([block(i) for i in range(len(texts))], k)]
+                self._held_out_priors = [tag_pmi(c) for c in decoding.tags.held_out([block(i) for i in range(len(texts))], k)]
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
@@ -492,15 +483,18 @@ class GDSegmenter(TrainablePipe):
         tags and the character pairs' boundaries of gold examples, for the
         decoding priors (`initialize` does this with the training data; this
         is for pipelines trained before it did)."""
-        examples = [eg for eg in examples if _has_known_spaces(eg)]
-        gaps = [gold_gaps(eg) for eg in examples]
-        self.cfg["transitions"] = transition_counts(gaps).tolist()
-        tag_inputs = [_tag_input(eg, g) for eg, g in zip(examples, gaps)]
-        self.cfg["tags"] = dict(sorted(tag_counts(tag_inputs).items()))
-        pairs = PairTally()
-        for tag_input in tag_inputs:
-            pairs.add(*tag_input[:3])
-        self.pair_counts = pairs.counts()
+        decoding = _DecodingCounts()
+        for eg in examples:
+            if _has_known_spaces(eg):
+                decoding.add(eg)
+        self._store_decoding_counts(decoding)
+
+    def _store_decoding_counts(self, decoding: "_DecodingCounts") -> None:
+        """Keep the counts of the decoding priors: in cfg (transitions, tags)
+        and, saved in a file of its own, `pair_counts`."""
+        self.cfg["transitions"] = decoding.transitions.tolist()
+        self.cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
+        self.pair_counts = decoding.pairs.counts()
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""
@@ -586,6 +580,24 @@ def _decoding_weight(name: str, value: float) -> float:
     if not value >= 0.0:
         raise ValueError(Errors.E030.format(name=name, value=value))
     return float(value)
+
+
+class _DecodingCounts:
+    """The counts of the three decoding priors (gap-label transitions,
+    characters' tags, character pairs' boundaries) over gold examples added
+    one at a time, by `initialize` and `record_transitions`."""
+
+    def __init__(self) -> None:
+        self.transitions = numpy.zeros((2, 2))
+        self.tags = TagTally()
+        self.pairs = PairTally()
+
+    def add(self, eg: Example) -> None:
+        gaps = gold_gaps(eg)
+        self.transitions += transition_counts([gaps])
+        tokens, labels, mask, forced = _tag_input(eg, gaps)
+        self.tags.add(tokens, labels, mask, forced)
+        self.pairs.add(tokens, labels, mask)
 
 
 def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[List[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]:
