@@ -1,0 +1,114 @@
+"""The character embedding layer shared by every encoder (`embed` in `embed >> encoder >> scorer`)."""
+import math
+from typing import Any, Dict, Mapping, Optional
+
+import torch
+from torch import nn
+
+
+def sinusoidal_positions(length: int, width: int, device: torch.device) -> torch.Tensor:
+    """Sinusoidal position encodings (Vaswani et al. 2017), shape (T, d)."""
+    pos = torch.arange(length, device=device, dtype=torch.float32)[:, None]
+    freq = torch.exp(torch.arange(0, width, 2, device=device, dtype=torch.float32) * (-math.log(10000.0) / width))
+    table = torch.zeros(length, width, device=device)
+    table[:, 0::2] = torch.sin(pos * freq)
+    table[:, 1::2] = torch.cos(pos * freq)[:, : width // 2]
+    return table
+
+
+class CharEmbedding(nn.Module):
+    """Hashed character (+ bigram, + dictionary, + pretrained vector) embeddings.
+
+    Inputs are row ids computed outside the module (`spacy_gdcws.features`),
+    so the module has no vocabulary: every character, seen or not, gets a vector.
+
+    width (int): Output width d.
+    char_rows (int): Rows of the hashed character table.
+    bigrams (bool): Add hashed bigram embeddings (both bigrams around each
+        character, concatenated and projected to d).
+    bigram_rows, bigram_width (int): The bigram table.
+    n_lexicon_features (int): Columns of the dictionary features (0 = off).
+    lexicon_dropout (float): In training, each dictionary match is hidden
+        with this probability.
+    positions (bool): Scale the character embedding by sqrt(d) and add
+        sinusoidal positions (the GD-Transformer's reference code); for
+        attention encoders, which see no order otherwise.
+    dropout (float): Dropout on the summed embedding.
+    vectors_width (int): Width of a pretrained vectors table (`nlp.vocab.vectors`,
+        copied in by `set_vectors`; frozen, projected to d); 0 = off.
+
+    forward(chars, bigrams, lexicon=None, vectors=None):
+        chars (LongTensor): (B, T, seeds) hashed character rows (summed over seeds).
+        bigrams (Optional[LongTensor]): (B, T + 1, seeds); entry i is the bigram (c[i-1], c[i]).
+        lexicon (Optional[Tensor]): (B, T, F) dictionary features.
+        vectors (Optional[LongTensor]): (B, T) rows of the vectors table, -1 = none.
+        RETURNS (Tensor): (B, T, d).
+    """
+
+    def __init__(self, width: int, char_rows: int, bigrams: bool = False, bigram_rows: int = 100000,
+                 bigram_width: int = 64, n_lexicon_features: int = 0, lexicon_dropout: float = 0.0,
+                 positions: bool = False, dropout: float = 0.0, vectors_width: int = 0) -> None:
+        super().__init__()
+        self.width = width
+        self.positions = positions
+        self.lexicon_dropout = lexicon_dropout
+        self.char_embed = nn.Embedding(char_rows, width)
+        nn.init.normal_(self.char_embed.weight, std=width ** -0.5)
+        self.use_bigrams = bigrams
+        if bigrams:
+            self.bigram_embed = nn.Embedding(bigram_rows, bigram_width)
+            nn.init.normal_(self.bigram_embed.weight, std=bigram_width ** -0.5)
+            self.bigram_proj = nn.Linear(2 * bigram_width, width)
+        self.n_lexicon_features = n_lexicon_features
+        if n_lexicon_features:
+            self.lexicon_proj = nn.Linear(n_lexicon_features, width)
+        self.vectors_width = vectors_width
+        if vectors_width:
+            # rows are set by `set_vectors` (and by loading: `_load_from_state_dict` resizes)
+            self.register_buffer("vectors", torch.zeros(0, vectors_width))
+            self.vectors_proj = nn.Linear(vectors_width, width)
+        self.embed_dropout = nn.Dropout(dropout)
+        # featurization settings read by the thinc model (see `spacy_gdcws.models`)
+        self.features: Dict[str, Any] = {}
+
+    def set_vectors(self, table: torch.Tensor) -> None:
+        """Copy a pretrained vectors table (n, vectors_width) into the layer (frozen)."""
+        if table.shape[1] != self.vectors_width:
+            raise ValueError(f"[E010] the vectors table has width {table.shape[1]}, the embedding expects "
+                             f"vectors_width = {self.vectors_width}")
+        self.vectors = table.detach().to(device=self.char_embed.weight.device, dtype=torch.float32).clone()
+
+    def _load_from_state_dict(self, state_dict: Mapping[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
+        key = prefix + "vectors"
+        if self.vectors_width and key in state_dict:
+            self.vectors = torch.zeros_like(state_dict[key], device=self.char_embed.weight.device)
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+
+    def forward(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor],
+                lexicon: Optional[torch.Tensor] = None, vectors: Optional[torch.Tensor] = None) -> torch.Tensor:
+        emb = self.char_embed(chars).sum(dim=2)
+        if self.positions:
+            # the reference code scales embeddings by sqrt(d) before adding positions
+            emb = emb * math.sqrt(self.width) + sinusoidal_positions(chars.shape[1], self.width, chars.device)
+        if self.use_bigrams:
+            if bigrams is None:
+                raise ValueError("[E010] this model uses bigram embeddings but no bigram ids were given")
+            big = self.bigram_embed(bigrams).sum(dim=2)
+            emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
+        if self.n_lexicon_features:
+            if lexicon is None:
+                raise ValueError("[E010] this model uses dictionary features but none were given")
+            if self.training and self.lexicon_dropout > 0:
+                keep = torch.rand_like(lexicon) >= self.lexicon_dropout
+                lexicon = lexicon * keep
+            emb = emb + self.lexicon_proj(lexicon.to(emb.dtype))
+        if self.vectors_width:
+            if vectors is None:
+                raise ValueError("[E010] this model uses pretrained vectors but no vector rows were given")
+            found = (vectors >= 0).unsqueeze(-1)
+            if len(self.vectors):
+                rows = self.vectors[vectors.clamp(min=0, max=len(self.vectors) - 1)] * found
+            else:
+                rows = torch.zeros(vectors.shape + (self.vectors_width,), device=emb.device)
+            emb = emb + self.vectors_proj(rows.to(emb.dtype))
+        return self.embed_dropout(emb)
