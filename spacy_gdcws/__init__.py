@@ -12,7 +12,7 @@ try:  # keep `spacy_gdcws.nn` importable where spaCy is not installed
 except ImportError:  # pragma: no cover
     pass
 else:
-    from . import architectures, ensemble, readers, schedules, scorer, segmenter, tokenizer  # noqa: F401
+    from . import architectures, ensemble, models, readers, schedules, scorer, segmenter, tokenizer  # noqa: F401
     from .segmenter import GDSegmenter
 
 __all__ = ["__version__", "GDSegmenter"]

@@ -2,7 +2,7 @@
 import os
 from functools import partial
 from itertools import islice
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import ORTH
@@ -23,6 +23,7 @@ from .features import (
     ngram_keys,
     plan_windows,
     source_text,
+    Window,
 )
 from .shims import InPlacePyTorchShim
 
@@ -37,6 +38,10 @@ QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
 # set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ensemble): they predict only
 ENSEMBLE_ATTR = "ensemble"
+# what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
+OUTPUT_ATTR = "output"
+# columns of CRF potentials per character (4 x 4 tag pairs, `nn.crf`)
+TAG_COLUMNS = 16
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -144,12 +149,6 @@ def build_gd_transformer_v2(
         char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows, bigram_width=bigram_width,
         biaffine_width=biaffine_width, lexicon_max_len=lexicon_max_len, lexicon_dropout=lexicon_dropout,
     )
-    if (ngram_holdout or ngram_dropout) and not ngram_vocab:
-        raise ValueError(Errors.E027)
-    if not 0.0 <= ngram_dropout < 1.0:
-        raise ValueError(f"[E022] ngram_dropout must be in [0, 1), got {ngram_dropout}")
-    if holdout_folds < 0 or holdout_folds == 1:
-        raise ValueError(Errors.E029.format(value=holdout_folds))
     return _gd_model(cfg, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
                      lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab, ngram_holdout=ngram_holdout,
                      ngram_dropout=ngram_dropout, holdout_folds=holdout_folds)
@@ -205,8 +204,48 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
     """Wrap a `GDTransformerNet` built from `cfg` (a `GDConfig`) for thinc."""
     from .nn import GDTransformerNet
 
-    _register_fork_handler()
     net = GDTransformerNet(cfg)
+    net.embed.features = feature_settings(
+        char_rows=cfg.char_rows, char_seeds=cfg.char_seeds, bigrams=cfg.bigrams, bigram_rows=cfg.bigram_rows,
+        lexicon_max_len=cfg.lexicon_max_len, lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab,
+        ngram_holdout=ngram_holdout, ngram_dropout=ngram_dropout, holdout_folds=holdout_folds,
+    )
+    return wrap_segmentation_net(net, window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
+                                 name="gd_transformer")
+
+
+def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_rows: int, lexicon_max_len: int,
+                     lexicon_holdout: bool, ngram_vocab: bool, ngram_holdout: bool, ngram_dropout: float,
+                     holdout_folds: int, vectors: bool = False) -> Dict[str, Any]:
+    """The featurization settings of an embedding (checked), as the thinc model keeps them in its attrs."""
+    if (ngram_holdout or ngram_dropout) and not ngram_vocab:
+        raise ValueError(Errors.E027)
+    if not 0.0 <= ngram_dropout < 1.0:
+        raise ValueError(f"[E022] ngram_dropout must be in [0, 1), got {ngram_dropout}")
+    if holdout_folds < 0 or holdout_folds == 1:
+        raise ValueError(Errors.E029.format(value=holdout_folds))
+    return {
+        "char_rows": char_rows, "char_seeds": char_seeds, "bigrams": bigrams, "bigram_rows": bigram_rows,
+        "lexicon_max_len": lexicon_max_len, "lexicon_holdout": lexicon_holdout, "ngram_vocab": ngram_vocab,
+        "ngram_holdout": ngram_holdout, "ngram_dropout": ngram_dropout, "holdout_folds": holdout_folds,
+        "vectors": vectors,
+    }
+
+
+def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_precision: bool,
+                          name: str = "char_segmenter") -> Model[List[Doc], List[Floats2d]]:
+    """Wrap a `nn.SegmentationNet` for thinc: docs in, one score array per doc out.
+
+    The net's embedding carries its featurization settings (`feature_settings`);
+    its head's `kind` says what the arrays hold: "gaps" (len(doc) - 1 rows of
+    gap logits) or "tags" (len(doc) rows of CRF potentials, `nn.crf`).
+    """
+    if window < 2:
+        raise ValueError(Errors.E011.format(window=window))
+    features = dict(net.embed.features)
+    if not features:
+        raise ValueError(Errors.E041)
+    _register_fork_handler()
     # PyTorchWrapper_v3, but with a shim whose optimizer step does not leak memory
     torch_layer = Model(
         "pytorch",
@@ -215,31 +254,28 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
         shims=[InPlacePyTorchShim(net, mixed_precision=mixed_precision)],
         dims={"nI": None, "nO": None},
     )
+    kind = net.kind
+    n_aux = int(getattr(net.encoder, "has_aux", False))
+    n_scores = 1 + n_aux if kind == "gaps" else TAG_COLUMNS + n_aux
     return Model(
-        "gd_transformer",
+        name,
         forward,
         layers=[torch_layer],
         attrs={
             "window": window,
             "batch_chars": batch_chars,
-            "n_scores": cfg.n_scores,
-            "char_rows": cfg.char_rows,
-            "char_seeds": cfg.char_seeds,
-            "bigrams": cfg.bigrams,
-            "bigram_rows": cfg.bigram_rows,
-            "lexicon_max_len": cfg.lexicon_max_len,
+            # "gaps" or "tags", and the columns of each row
+            OUTPUT_ATTR: kind,
+            "n_scores": n_scores,
+            **{key: value for key, value in features.items() if key != "ngram_vocab"},
             # the dictionary itself (a frozenset, set by the segmenter from its
             # training words; not serialized here: the segmenter saves words.txt)
             LEXICON_ATTR: None,
             # training frequencies for lexicon_holdout, a features.WordCounts (set
             # by the segmenter's initialize; deliberately not msgpack-serializable)
             LEXICON_COUNTS_ATTR: None,
-            "lexicon_holdout": lexicon_holdout,
             # an empty NgramVocab until the segmenter's initialize records one
-            NGRAM_VOCAB_ATTR: NgramVocab.empty() if ngram_vocab else None,
-            "ngram_holdout": ngram_holdout,
-            "ngram_dropout": ngram_dropout,
-            "holdout_folds": holdout_folds,
+            NGRAM_VOCAB_ATTR: NgramVocab.empty() if features["ngram_vocab"] else None,
             # the training docs' blocks, a features.HoldoutFolds (set by the
             # segmenter's initialize when holdout_folds >= 2; training only)
             HOLDOUT_FOLDS_ATTR: None,
@@ -306,9 +342,10 @@ def _single_torch_thread() -> None:
 def convert_inputs(model: Model, X: Tuple[numpy.ndarray, ...], is_train: bool) -> Tuple[ArgsKwargs, Callable]:
     """Move the int arrays to the torch device; ids get no gradient."""
     device = model.shims[0].device
-    chars, bigrams, mask, lexicon = (xp2torch(model.ops.asarray(x), device=device) for x in X)
+    chars, bigrams, mask, lexicon, vectors = (xp2torch(model.ops.asarray(x), device=device) for x in X)
     args = ArgsKwargs(
-        args=(chars, bigrams if bigrams.numel() else None, mask, lexicon if lexicon.numel() else None), kwargs={}
+        args=(chars, bigrams if bigrams.numel() else None, mask, lexicon if lexicon.numel() else None),
+        kwargs={"vectors": vectors} if vectors.numel() else {},
     )
     return args, _no_input_gradient
 
@@ -340,9 +377,11 @@ def line_breaks(doc: Doc) -> numpy.ndarray:
 
 def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
     """Hash the docs, cut them into units and windows, score length-sorted
-    padded batches, and put each gap's score back into its doc's array."""
+    padded batches, and put each gap's (or character's) scores back into its
+    doc's array."""
     torch_layer = model.layers[0]
     n_scores = model.attrs["n_scores"]
+    tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
     use_bigrams = model.attrs["bigrams"]
     breaks = [line_breaks(doc) for doc in docs]
     orths = [doc.to_array(ORTH) for doc in docs]
@@ -366,14 +405,24 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         holdout = model.attrs[LEXICON_COUNTS_ATTR] if is_train and model.attrs["lexicon_holdout"] else None
         for tokens, f, fold in zip(texts, feats, folds):
             f.lexicon = lexicon_features(tokens, lexicon, max_len, holdout, int(fold))
-    outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
+    if model.attrs.get("vectors"):
+        for doc, doc_orths, f in zip(docs, orths, feats):
+            f.vectors = vector_rows(doc.vocab, doc_orths)
+    if tags:
+        # characters the model does not score (whitespace, one-character lines) get
+        # flat potentials: the gaps around them are boundaries anyway
+        outputs = [numpy.zeros((len(doc), n_scores), dtype="f") for doc in docs]
+    else:
+        outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
     windows = plan_windows(breaks, model.attrs["window"])
+    keep = partial(_kept_rows, tags=tags)
     callbacks = []
     for batch in batch_windows(windows, model.attrs["batch_chars"]):
         Y, backprop = torch_layer(featurize(batch, feats, use_bigrams), is_train)
         for row, w in enumerate(batch):
-            offset = w.keep_start - w.start
-            outputs[w.doc][w.keep_start : w.keep_end] = Y[row, offset : offset + w.keep_end - w.keep_start]
+            start, stop = keep(w)
+            offset = start - w.start
+            outputs[w.doc][start:stop] = Y[row, offset : offset + stop - start]
         callbacks.append((batch, Y.shape, backprop))
 
     def backprop(d_outputs: Sequence[Floats2d]) -> List[Doc]:
@@ -381,11 +430,55 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         for batch, shape, batch_backprop in callbacks:
             dY = numpy.zeros(shape, dtype="f")
             for row, w in enumerate(batch):
-                offset = w.keep_start - w.start
-                dY[row, offset : offset + w.keep_end - w.keep_start] = d_host[w.doc][w.keep_start : w.keep_end]
+                start, stop = keep(w)
+                offset = start - w.start
+                dY[row, offset : offset + stop - start] = d_host[w.doc][start:stop]
             batch_backprop(dY)
         return docs
 
     return outputs, backprop
 
 
+def _kept_rows(w: Window, tags: bool) -> Tuple[int, int]:
+    """The rows of a doc's output that window `w` fills: its kept gaps, or for
+    per-character output the characters before them (and the unit's last
+    character, in the unit's last window)."""
+    if tags and w.keep_end == w.end - 1:
+        return w.keep_start, w.end
+    return w.keep_start, w.keep_end
+
+
+def vector_rows(vocab: Any, orths: numpy.ndarray) -> numpy.ndarray:
+    """Rows of `vocab.vectors` for each token (-1: no vector)."""
+    vectors = vocab.vectors
+    if vectors.mode != "default":
+        raise ValueError(Errors.E042.format(mode=vectors.mode))
+    if not len(orths):
+        return numpy.zeros(0, dtype=numpy.int64)
+    return numpy.asarray(vectors.find(keys=numpy.asarray(orths, dtype=numpy.uint64)), dtype=numpy.int64).reshape(-1)
+
+
+def output_kind(model: Model) -> str:
+    """What a segmentation model's arrays hold: "gaps" or "tags" (the first
+    node that says; an ensemble's members all say the same)."""
+    for node in model.walk():
+        if OUTPUT_ATTR in node.attrs:
+            return node.attrs[OUTPUT_ATTR]
+    return "gaps"
+
+
+def set_model_vectors(model: Model, vocab: Any) -> None:
+    """Copy `vocab.vectors` into the embedding of every node that uses
+    pretrained vectors (E043 if the vocab has none)."""
+    for node in model.walk():
+        if not node.attrs.get("vectors"):
+            continue
+        import torch
+
+        net = node.layers[0].shims[0]._model
+        table = vocab.vectors
+        if table.mode != "default":
+            raise ValueError(Errors.E042.format(mode=table.mode))
+        if not table.shape[0]:
+            raise ValueError(Errors.E043.format(width=net.embed.vectors_width))
+        net.embed.set_vectors(torch.from_numpy(numpy.asarray(table.data, dtype="f")))

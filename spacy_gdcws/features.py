@@ -98,6 +98,8 @@ class DocFeatures:
     left: numpy.ndarray
     right: numpy.ndarray
     lexicon: Optional[numpy.ndarray] = None
+    # rows of the pretrained vectors table (n,), -1 = none (`architectures.vector_rows`)
+    vectors: Optional[numpy.ndarray] = None
 
 
 class WordCounts:
@@ -580,12 +582,13 @@ def batch_windows(windows: Sequence[Window], max_padded: int) -> List[List[Windo
 
 def featurize(
     windows: Sequence[Window], feats: Sequence[DocFeatures], use_bigrams: bool
-) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """Padded arrays for one batch of windows.
 
     RETURNS: chars (B, T, seeds) int64, bigrams (B, T + 1, seeds) int64 (empty
         without bigrams), mask (B, T) bool, lexicon (B, T, F) float32 (empty
-        without lexicon features).
+        without lexicon features), vectors (B, T) int64 rows of the pretrained
+        vectors, -1 = none (empty without vectors).
     """
     n_rows = len(windows)
     length = max(w.length for w in windows)
@@ -596,6 +599,8 @@ def featurize(
     first_lexicon = feats[windows[0].doc].lexicon
     n_lexicon = 0 if first_lexicon is None else first_lexicon.shape[1]
     lexicon = numpy.zeros((n_rows, length, n_lexicon) if n_lexicon else (0,), dtype=numpy.float32)
+    use_vectors = feats[windows[0].doc].vectors is not None
+    vectors = numpy.full((n_rows, length) if use_vectors else (0,), -1, dtype=numpy.int64)
     for row, w in enumerate(windows):
         f = feats[w.doc]
         chars[row, : w.length] = f.chars[w.start : w.end]
@@ -605,4 +610,6 @@ def featurize(
             bigrams[row, w.length] = f.right[w.end - 1]
         if n_lexicon:
             lexicon[row, : w.length] = f.lexicon[w.start : w.end]
-    return chars, bigrams, mask, lexicon
+        if use_vectors:
+            vectors[row, : w.length] = f.vectors[w.start : w.end]
+    return chars, bigrams, mask, lexicon, vectors

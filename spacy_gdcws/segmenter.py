@@ -23,7 +23,9 @@ from .architectures import (
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
     QUANTIZED_ATTR,
+    output_kind,
     record_ngram_vocab,
+    set_model_vectors,
 )
 from .errors import Errors, Warnings
 from .decoding import (
@@ -40,6 +42,7 @@ from .decoding import (
 
 from .augment import PseudoWords
 from .features import HoldoutFolds, WordCounts, source_text
+from .tagging import aux_gap_scores, crf_boundaries, crf_loss
 
 LOSSES = ("bce", "crf")
 
@@ -205,6 +208,25 @@ class GDSegmenter(TrainablePipe):
         # held_out_priors
         self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
         self.train_words = set()
+        self._check_tag_settings()
+
+    @property
+    def scores_tags(self) -> bool:
+        """Whether the model scores BMES tags with a CRF (`spacy_gdcws.CRFTagger.v1`)
+        rather than gaps."""
+        return output_kind(self.model) == "tags"
+
+    def _check_tag_settings(self) -> None:
+        """E044 if a setting for gap scorers is on with a CRF tagger."""
+        if not self.scores_tags:
+            return
+        settings = (("loss", self.loss != "bce", '"bce" (the tagger trains its own CRF)'),
+                    ("transition_weight", self.transition_weight > 0, "0"),
+                    ("tag_prior_weight", self.tag_prior_weight > 0, "0"),
+                    ("bigram_prior_weight", self.bigram_prior_weight > 0, "0"))
+        for what, on, default in settings:
+            if on:
+                raise ValueError(Errors.E044.format(what=what, default=default))
 
     @property
     def train_words(self) -> Set[str]:
@@ -283,6 +305,14 @@ class GDSegmenter(TrainablePipe):
 
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
         """Merge each doc's characters into words, in one retokenization per doc."""
+        if self.scores_tags:
+            self._check_tag_settings()
+            docs = [doc for doc in docs]
+            index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
+            decoded = crf_boundaries([scores[i] for i in index], [forced_boundaries(docs[i]) for i in index])
+            for i, bounds in zip(index, decoded):
+                merge_words(docs[i], bounds)
+            return
         for doc, doc_scores in zip(docs, scores):
             if len(doc) < 2:
                 continue
@@ -298,6 +328,9 @@ class GDSegmenter(TrainablePipe):
         doc_scores (Floats2d): Its scores from `predict`.
         RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
         """
+        if self.scores_tags:
+            self._check_tag_settings()
+            return crf_boundaries([doc_scores], [forced_boundaries(doc)])[0]
         logits = numpy.asarray(doc_scores)[:, 0] - self._threshold_logit
         if self.bigram_prior_weight > 0.0:
             self.check_decoding_counts(0.0, 0.0, self.bigram_prior_weight)
@@ -364,6 +397,8 @@ class GDSegmenter(TrainablePipe):
         examples = list(examples)
         golds = [gold_gaps(eg) for eg in examples]
         n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
+        if self.scores_tags:
+            return self._tagger_loss(examples, golds, scores, n_gold)
         loss = 0.0
         d_scores = []
         for eg, (labels, mask), doc_scores in zip(examples, golds, scores):
@@ -381,6 +416,30 @@ class GDSegmenter(TrainablePipe):
             loss += float((bce * weight).sum())
             d_scores.append(self.model.ops.asarray2f(d_doc.astype("f")))
         return loss, d_scores
+
+    def _tagger_loss(self, examples: List[Example], golds: List[Tuple[numpy.ndarray, numpy.ndarray]],
+                     scores: Sequence[Floats2d], n_gold: int) -> Tuple[float, List[Floats2d]]:
+        """The BMES CRF's negative log-likelihood of the gold gaps (`tagging.crf_loss`),
+        plus binary cross-entropy on the encoder's auxiliary gap logits (HiRED)."""
+        host = [numpy.asarray(self.model.ops.to_numpy(s), dtype="f") for s in scores]
+        d_host = [numpy.zeros_like(s) for s in host]
+        index = [i for i, eg in enumerate(examples) if len(eg.predicted) >= 2]
+        loss = 0.0
+        if index:
+            loss, d_crf = crf_loss([host[i] for i in index], [golds[i][0] for i in index],
+                                   [golds[i][1] for i in index], [forced_boundaries(examples[i].predicted) for i in index],
+                                   float(n_gold))
+            for i, d in zip(index, d_crf):
+                d_host[i] = d
+        for i in index:
+            aux = aux_gap_scores(host[i])
+            if aux is None:
+                continue
+            labels, mask = golds[i]
+            aux_loss, d_aux = _bce(aux, labels, mask, n_gold)
+            loss += aux_loss
+            d_host[i][:-1, host[i].shape[1] - aux.shape[1]:] = d_aux
+        return loss, [self.model.ops.asarray2f(d) for d in d_host]
 
     def _crf_loss(self, doc: Doc, logits: numpy.ndarray, labels: numpy.ndarray,
                   mask: numpy.ndarray) -> Tuple[float, numpy.ndarray]:
@@ -475,6 +534,7 @@ class GDSegmenter(TrainablePipe):
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if _has_known_spaces(eg)))
+        set_model_vectors(self.model, self.vocab)
         docs = [eg.predicted for eg in islice(get_examples(), 10)]
         self.model.initialize(X=docs)
 
@@ -573,6 +633,16 @@ def _has_known_spaces(eg: Example) -> bool:
         warnings.warn(Warnings.W001, stacklevel=3)
         return False
     return True
+
+
+def _bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: int) -> Tuple[float, numpy.ndarray]:
+    """Binary cross-entropy of gap logits `s` (n_gaps, k) against gold labels,
+    over the masked gaps, divided by n_gold; RETURNS the loss and d_s."""
+    probs = 0.5 * (1.0 + numpy.tanh(0.5 * s))  # sigmoid without overflow
+    weight = mask[:, None].astype("f") / n_gold
+    # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
+    bce = numpy.logaddexp(0.0, -numpy.abs(s)) + numpy.maximum(s, 0.0) - s * labels[:, None]
+    return float((bce * weight).sum()), ((probs - labels[:, None]) * weight).astype("f")
 
 
 def _decoding_weight(name: str, value: float) -> float:

@@ -91,6 +91,11 @@ class GDEncoder(nn.Module):
             self.hired_proj = nn.Linear(d, d)
 
     @property
+    def has_aux(self) -> bool:
+        """Whether the output carries the HiRED scorer's logits (HiRED with Highway-O)."""
+        return self.cfg.hired and self.cfg.highway_out
+
+    @property
     def pipelines(self) -> Dict[str, Pipeline]:
         """The enabled pipelines by direction name."""
         return {pipe.direction: pipe for pipe in self.encoders.values()}

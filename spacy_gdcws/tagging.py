@@ -1,0 +1,90 @@
+"""Decoding and loss for models whose scorer is a BMES CRF (`spacy_gdcws.CRFTagger.v1`).
+
+The model gives each character a row of potentials (`nn.crf`); a doc's gaps
+next to whitespace are boundaries whatever the model says. Both the loss and
+decoding pad a batch of docs and run once over the whole batch in torch.
+"""
+from typing import List, Optional, Sequence, Tuple
+
+import numpy
+
+from .architectures import TAG_COLUMNS
+
+# the CRF's 4 x 4 potentials per character
+N_TAGS = 4
+
+
+def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Padded potentials (B, T, 4, 4), gap constraints (B, T - 1) and lengths (B,)."""
+    lengths = numpy.asarray([len(s) for s in scores], dtype=numpy.int64)
+    length = int(lengths.max())
+    psi = numpy.zeros((len(scores), length, N_TAGS, N_TAGS), dtype=numpy.float32)
+    gaps = numpy.full((len(scores), max(length - 1, 0)), -1, dtype=numpy.int64)
+    for i, (s, g) in enumerate(zip(scores, gap_values)):
+        psi[i, : len(s)] = numpy.asarray(s)[:, :TAG_COLUMNS].reshape(len(s), N_TAGS, N_TAGS)
+        gaps[i, : len(g)] = g
+    return psi, gaps, lengths
+
+
+def crf_boundaries(scores: Sequence[numpy.ndarray], forced: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
+    """The Viterbi segmentation of each doc under its CRF potentials.
+
+    scores: one (n, >= 16) array per doc (n >= 1). forced: one bool (n - 1,)
+        array per doc, the gaps that must be boundaries.
+    RETURNS (List[numpy.ndarray]): bool (n - 1,) per doc, True = a word ends at gap j.
+    """
+    import torch
+
+    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
+
+    if not scores:
+        return []
+    psi, gaps, lengths = _pad(scores, [numpy.where(f, 1, -1) for f in forced])
+    gaps_t = torch.from_numpy(gaps)
+    tags = viterbi_tags(torch.from_numpy(psi), allowed_steps(gaps_t, psi.shape[1]), torch.from_numpy(lengths))
+    bounds = tags_to_boundaries(tags).numpy() if psi.shape[1] > 1 else numpy.zeros((len(scores), 0), dtype=bool)
+    return [bounds[i, : n - 1] for i, n in enumerate(lengths)]
+
+
+def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], mask: Sequence[numpy.ndarray],
+             forced: Sequence[numpy.ndarray], normalizer: float) -> Tuple[float, List[numpy.ndarray]]:
+    """Negative log-likelihood of the gold gaps, summed over docs and divided by `normalizer`.
+
+    The likelihood of the gold gaps is the sum over the tag sequences that agree
+    with them (gaps without a gold label are free): log Z(forced) - log Z(gold, forced).
+
+    scores: one (n, >= 16) array per doc. labels, mask: the gold gaps
+        (`segmenter.gold_gaps`). forced: gaps next to whitespace.
+    RETURNS (Tuple[float, List[numpy.ndarray]]): the loss and its gradient
+        with respect to each doc's 16 potential columns (other columns 0).
+    """
+    import torch
+
+    from .nn.crf import allowed_steps, log_partition
+
+    free = [numpy.where(f, 1, -1) for f in forced]
+    gold = [numpy.where(f, 1, numpy.where(m, lab > 0.5, -1)) for f, lab, m in zip(forced, labels, mask)]
+    psi_np, free_gaps, lengths = _pad(scores, free)
+    _, gold_gaps, _ = _pad(scores, gold)
+    psi = torch.from_numpy(psi_np).requires_grad_(True)
+    length = psi_np.shape[1]
+    lengths_t = torch.from_numpy(lengths)
+    log_z = log_partition(psi, allowed_steps(torch.from_numpy(free_gaps), length), lengths_t)
+    log_z_gold = log_partition(psi, allowed_steps(torch.from_numpy(gold_gaps), length), lengths_t)
+    loss = (log_z - log_z_gold).sum() / normalizer
+    loss.backward()
+    grad = psi.grad.numpy().reshape(len(scores), length, TAG_COLUMNS)
+    d_scores = []
+    for i, s in enumerate(scores):
+        d = numpy.zeros(numpy.asarray(s).shape, dtype=numpy.float32)
+        d[:, :TAG_COLUMNS] = grad[i, : len(s)]
+        d_scores.append(d)
+    return float(loss.detach()), d_scores
+
+
+def aux_gap_scores(doc_scores: numpy.ndarray) -> Optional[numpy.ndarray]:
+    """The auxiliary gap logits (n - 1, n_aux) of a tagger's output, or None."""
+    s = numpy.asarray(doc_scores)
+    if s.shape[1] <= TAG_COLUMNS:
+        return None
+    return s[:-1, TAG_COLUMNS:]
