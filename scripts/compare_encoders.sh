@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Train the four encoders on one corpus with one budget and score each with the official scorer.
+#   bash scripts/compare_encoders.sh CORPUS STEPS [CONFIGS...]
+# CORPUS: a folder of corpus/ written by `python -m spacy_gdcws prepare` (sxu, ud, zx).
+# Writes training/enc/CORPUS.CONFIG/ (model-best, train.log), metrics/encoders/CORPUS.CONFIG.json,
+# metrics/encoders/curves/CORPUS.CONFIG.jsonl; greedy decoding (no tune-decoding), so every encoder
+# is compared on its model alone. With CORPUS = sxu, the SXU models are also scored on the ZX and UD
+# test files (cross-domain: metrics/encoders/sxu_to_zx.CONFIG.json, sxu_to_ud.CONFIG.json).
+set -euo pipefail
+corpus=$1
+steps=$2
+shift 2
+configs=${*:-idcnn bilstm san default}
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+mkdir -p metrics/encoders/curves predictions/encoders training/enc
+for cfg in $configs; do
+  out=training/enc/$corpus.$cfg
+  mkdir -p "$out"
+  start=$(date +%s)
+  python -m spacy train configs/$cfg.cfg --paths.train corpus/$corpus/train.spacy --paths.dev corpus/$corpus/dev.spacy \
+    --output "$out" --training.max_steps "$steps" --training.optimizer.learn_rate.total_steps "$steps" \
+    --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$cfg.jsonl > "$out/train.log" 2>&1
+  echo "$corpus.$cfg trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
+  python -m spacy_gdcws evaluate "$out/model-best" corpus/$corpus/test_gold.txt corpus/$corpus/words.txt \
+    --raw corpus/$corpus/test_raw.txt --output metrics/encoders/$corpus.$cfg.json \
+    --pred-output predictions/encoders/$corpus.$cfg.txt --perl-script scripts/sighan/score --name $corpus.$cfg
+  if [ "$corpus" = sxu ]; then
+    for target in zx ud; do
+      python -m spacy_gdcws evaluate "$out/model-best" corpus/$target/test_gold.txt corpus/sxu/words.txt \
+        --raw corpus/$target/test_raw.txt --output metrics/encoders/sxu_to_$target.$cfg.json \
+        --pred-output predictions/encoders/sxu_to_$target.$cfg.txt --perl-script scripts/sighan/score \
+        --name sxu_to_$target.$cfg
+    done
+  fi
+done

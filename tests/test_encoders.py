@@ -1,0 +1,166 @@
+"""The composable model: every encoder with every scorer, on one data path."""
+import json
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+import torch
+from spacy.tokens import Doc
+from spacy.training import Example
+from thinc.api import Adam, fix_random_seed
+
+from spacy_gdcws.nn import IteratedDilatedCNN, LocalSelfAttentionEncoder
+from spacy_gdcws.readers import read_conll
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ENCODERS = {
+    "gd": {"@architectures": "spacy_gdcws.GDEncoder.v1", "depth": 2, "n_heads": 2, "d_ff": 64, "dropout": 0.0,
+           "layer_norm": "pre", "biaffine_width": 16},
+    "san": {"@architectures": "spacy_gdcws.LocalSelfAttention.v1", "depth": 2, "n_heads": 2, "d_ff": 64, "dropout": 0.0},
+    "idcnn": {"@architectures": "spacy_gdcws.IDCNN.v1", "dropout": 0.0},
+    "bilstm": {"@architectures": "spacy_gdcws.BiLSTM.v1", "dropout": 0.0},
+}
+SCORERS = {"gap": {"@architectures": "spacy_gdcws.GapScorer.v1", "hidden": 16},
+           "crf": {"@architectures": "spacy_gdcws.CRFTagger.v1"}}
+TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "a", "北京\n\n大学", "２０１９年，ＡＢＣ公司。" * 3]
+
+
+def model_config(encoder: str, scorer: str, width: int = 32, **embed):
+    return {
+        "@architectures": "spacy_gdcws.CharSegmenter.v1",
+        "embed": {"@architectures": "spacy_gdcws.CharEmbed.v1", "width": width, "char_rows": 1000,
+                  "bigram_rows": 2000, "bigram_width": 16, "lexicon_max_len": 4, "ngram_vocab": True,
+                  "positions": encoder in ("gd", "san"), **embed},
+        "encoder": {**ENCODERS[encoder], "width": width},
+        "scorer": {**SCORERS[scorer], "width": width},
+        "window": 24,
+    }
+
+
+@pytest.fixture(scope="module")
+def ud_sentences():
+    path = ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"
+    return [s for _, s in zip(range(30), read_conll(path))]
+
+
+def blank():
+    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+
+
+def train(model, sentences, steps=12, nlp=None):
+    fix_random_seed(0)
+    nlp = nlp or blank()
+    nlp.add_pipe("gdcws_segmenter", config={"model": model})
+    examples = []
+    for sent in sentences:
+        ref = Doc(nlp.vocab, words=sent.words, spaces=[False] * len(sent.words))
+        examples.append(Example(nlp.make_doc(ref.text), ref))
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.01)
+    losses = []
+    for _ in range(steps):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step["gdcws_segmenter"])
+    return nlp, losses
+
+
+def words(nlp, texts=TEXTS):
+    return [[t.text for t in doc] for doc in nlp.pipe(texts)]
+
+
+@pytest.mark.parametrize("encoder", sorted(ENCODERS))
+@pytest.mark.parametrize("scorer", sorted(SCORERS))
+def test_every_encoder_with_every_scorer_trains_and_round_trips(encoder, scorer, ud_sentences, tmp_path):
+    nlp, losses = train(model_config(encoder, scorer), ud_sentences)
+    assert losses[-1] < 0.9 * losses[0]
+    got = words(nlp)
+    assert [doc.text for doc in nlp.pipe(TEXTS)] == TEXTS
+    assert got == [[t.text for t in nlp(text)] for text in TEXTS]  # pipe == call
+    nlp.to_disk(tmp_path / "nlp")
+    assert words(spacy.load(tmp_path / "nlp")) == got
+    again = blank()
+    again.add_pipe("gdcws_segmenter", config={"model": model_config(encoder, scorer)})
+    again.from_bytes(nlp.to_bytes())
+    assert words(again) == got
+
+
+def test_pipelines_of_the_previous_format_load_and_segment_identically():
+    """tests/fixtures/legacy_gd_v2 was saved by the uncomposed GDTransformer.v2
+    (scripts/make_legacy_fixture.py at c5cdd2a), with the words it gave then."""
+    expected = json.loads((FIXTURES / "legacy_gd_v2.json").read_text(encoding="utf8"))
+    nlp = spacy.load(FIXTURES / "legacy_gd_v2")
+    assert words(nlp, expected["texts"]) == expected["words"]
+
+
+def test_local_attention_masks_exactly_the_window():
+    torch.manual_seed(0)
+    enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0).eval()
+    x = torch.randn(2, 9, 8)
+    mask = torch.ones(2, 9, dtype=torch.bool)
+    mask[1, 6:] = False
+    from spacy_gdcws.nn.attention import attention_mask
+    from spacy_gdcws.nn.san import band_mask
+
+    allowed = attention_mask(mask, band_mask(9, 2))
+    weights = enc.layers[0].attn.attention_weights(x, allowed, None)  # (B, H, T, T)
+    pos = torch.arange(9)
+    far = (pos[:, None] - pos[None, :]).abs() > 2
+    assert (weights[:, :, far] == 0).all()
+    assert (weights[0, :, ~far] > 0).all()
+    assert (weights[1, :, :6, 6:] == 0).all()  # padding is never attended to by real characters
+
+
+def test_idcnn_receptive_field_is_as_computed():
+    torch.manual_seed(0)
+    enc = IteratedDilatedCNN(width=64, dilations=(1, 1, 2), iterations=4, kernel=3).eval()
+    assert enc.receptive_field == 35  # the first plain convolution (3) plus 4 x (2 + 2 + 4)
+    length, centre = 61, 30
+    x = torch.randn(1, length, 64, requires_grad=True)
+    out = enc(x, torch.ones(1, length, dtype=torch.bool)).left
+    (out[0, centre] * torch.randn(64)).sum().backward()  # not a plain sum: LayerNorm outputs sum to a constant
+    reached = x.grad[0].abs().sum(-1) > 0
+    half = enc.receptive_field // 2
+    assert reached.nonzero().squeeze(1).tolist() == list(range(centre - half, centre + half + 1))
+
+
+def test_crf_tagger_rejects_gap_decoding_settings(ud_sentences):
+    nlp = blank()
+    with pytest.raises(ValueError, match="E044"):
+        nlp.add_pipe("gdcws_segmenter", config={"model": model_config("bilstm", "crf"), "transition_weight": 1.0})
+    nlp = blank()
+    with pytest.raises(ValueError, match="E044"):
+        nlp.add_pipe("gdcws_segmenter", config={"model": model_config("bilstm", "crf"), "loss": "crf"})
+
+
+def test_pretrained_vectors_reach_the_model_and_are_saved(ud_sentences, tmp_path):
+    nlp = blank()
+    chars = sorted({c for s in ud_sentences for w in s.words for c in w})
+    rng = numpy.random.default_rng(0)
+    for c in chars[: len(chars) // 2]:
+        nlp.vocab.set_vector(c, rng.normal(size=8).astype("f"))
+    trained, losses = train(model_config("idcnn", "crf", vectors_width=8), ud_sentences, nlp=nlp)
+    assert losses[-1] < losses[0]
+    net = trained.get_pipe("gdcws_segmenter").model.layers[0].shims[0]._model
+    assert tuple(net.embed.vectors.shape) == nlp.vocab.vectors.shape and nlp.vocab.vectors.n_keys == len(chars) // 2
+    got = words(trained)
+    trained.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp")
+    assert torch.equal(loaded.get_pipe("gdcws_segmenter").model.layers[0].shims[0]._model.embed.vectors, net.embed.vectors)
+    assert words(loaded) == got
+
+
+def test_vectors_width_without_vectors_is_a_coded_error(ud_sentences):
+    with pytest.raises(ValueError, match="E043"):
+        train(model_config("idcnn", "crf", vectors_width=8), ud_sentences, steps=1)
+
+
+@pytest.mark.parametrize("name", ["san", "idcnn", "bilstm"])
+def test_encoder_configs_build(name):
+    from spacy.util import load_config, load_model_from_config
+
+    config = load_config(ROOT / "configs" / f"{name}.cfg")
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    assert nlp.get_pipe("segmenter").scores_tags
