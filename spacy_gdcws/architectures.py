@@ -5,7 +5,6 @@ from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
-from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, deserialize_attr, serialize_attr, xp2torch
@@ -13,10 +12,12 @@ from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
 from .errors import Errors
+from .doc_arrays import token_arrays
 from .features import (
+    LexiconIndex,
     NgramVocab,
     batch_windows,
-    char_classes,
+    char_classes_from_codes,
     doc_features,
     featurize,
     lexicon_features,
@@ -307,7 +308,8 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
         if not part:
             break
         # no character classes here: they only choose the UNK keys, which are never counted
-        batches.append(ngram_keys([d.to_array(ORTH) for d in part], [line_breaks(d) for d in part], use_bigrams))
+        arrays = [token_arrays(d) for d in part]
+        batches.append(ngram_keys([a.orth for a in arrays], [a.breaks for a in arrays], use_bigrams))
         folds.append(doc_folds(model, part))
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
         batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds
@@ -370,9 +372,20 @@ def _output_gradient(Ytorch: Any, device: Any, dY: numpy.ndarray) -> ArgsKwargs:
 
 def line_breaks(doc: Doc) -> numpy.ndarray:
     """True for whitespace tokens that contain a line break (units never span them)."""
-    return numpy.fromiter(
-        (t.is_space and ("\n" in t.text or "\r" in t.text) for t in doc), dtype=bool, count=len(doc)
-    )
+    return token_arrays(doc).breaks
+
+
+# model attr: the dictionary as array keys, with the word set it was built from
+LEXICON_INDEX_ATTR = "lexicon_index"
+
+
+def lexicon_index(model: Model, lexicon: Any, max_len: int) -> LexiconIndex:
+    """The model's `LexiconIndex` of `lexicon`, built again only when the
+    dictionary changes (not serialized: thinc skips attrs msgpack cannot write)."""
+    cached = model.attrs.get(LEXICON_INDEX_ATTR)
+    if cached is None or cached[0] is not lexicon:
+        cached = model.attrs[LEXICON_INDEX_ATTR] = (lexicon, LexiconIndex(lexicon, max_len))
+    return cached[1]
 
 
 def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
@@ -383,31 +396,36 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     n_scores = model.attrs["n_scores"]
     tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
     use_bigrams = model.attrs["bigrams"]
-    breaks = [line_breaks(doc) for doc in docs]
-    orths = [doc.to_array(ORTH) for doc in docs]
+    arrays = [token_arrays(doc) for doc in docs]
+    breaks = [a.breaks for a in arrays]
     vocab = model.attrs[NGRAM_VOCAB_ATTR]
     if vocab is not None and not len(vocab):
         raise ValueError(Errors.E028)
     max_len = model.attrs["lexicon_max_len"]
-    # token texts, needed by the character classes and the dictionary features
-    texts = [[t.text for t in doc] for doc in docs] if vocab is not None or max_len else []
     folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
     feats = doc_features(
-        orths, breaks, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
+        [a.orth for a in arrays], breaks, model.attrs["char_rows"], model.attrs["char_seeds"],
+        model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
-        doc_classes=None if vocab is None else [char_classes(tokens) for tokens in texts],
+        doc_classes=None if vocab is None else [char_classes_from_codes(a.first, a.is_space) for a in arrays],
         ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0, doc_folds=folds,
     )
     if max_len:
         lexicon = model.attrs[LEXICON_ATTR]
         if lexicon is None:
             raise ValueError(Errors.E026)
-        holdout = model.attrs[LEXICON_COUNTS_ATTR] if is_train and model.attrs["lexicon_holdout"] else None
-        for tokens, f, fold in zip(texts, feats, folds):
-            f.lexicon = lexicon_features(tokens, lexicon, max_len, holdout, int(fold))
+        if is_train and model.attrs["lexicon_holdout"]:
+            # leave-one-out needs each word's counts in the doc's text: by string
+            holdout = model.attrs[LEXICON_COUNTS_ATTR]
+            for doc, f, fold in zip(docs, feats, folds):
+                f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
+        else:
+            index = lexicon_index(model, lexicon, max_len)
+            for f, lex in zip(feats, index.batch_features([a.codes for a in arrays])):
+                f.lexicon = lex
     if model.attrs.get("vectors"):
-        for doc, doc_orths, f in zip(docs, orths, feats):
-            f.vectors = vector_rows(doc.vocab, doc_orths)
+        for doc, a, f in zip(docs, arrays, feats):
+            f.vectors = vector_rows(doc.vocab, a.orth)
     if tags:
         # characters the model does not score (whitespace, one-character lines) get
         # flat potentials: the gaps around them are boundaries anyway

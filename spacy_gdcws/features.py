@@ -613,3 +613,84 @@ def featurize(
         if use_vectors:
             vectors[row, : w.length] = f.vectors[w.start : w.end]
     return chars, bigrams, mask, lexicon, vectors
+
+
+def char_classes_from_codes(first: numpy.ndarray, is_space: numpy.ndarray) -> numpy.ndarray:
+    """`char_classes` from each token's first code point and whitespace flag
+    (`doc_arrays.TokenArrays`): the class is looked up once per distinct
+    character of the batch, not once per token."""
+    if not len(first):
+        return numpy.zeros(0, dtype=numpy.uint64)
+    unique, inverse = numpy.unique(first, return_inverse=True)
+    table = numpy.fromiter((char_class(chr(int(c))) for c in unique), dtype=numpy.uint64, count=len(unique))
+    classes = table[inverse.reshape(-1)]
+    classes[is_space] = 0
+    return classes
+
+
+_NGRAM_MUL = numpy.uint64(0x100000001B3)
+# beyond Unicode and `doc_arrays.MULTI_CHAR_CODE`: between docs of a batch
+_SEPARATOR_CODE = 0x110001
+
+
+def _code_keys(windows: numpy.ndarray) -> numpy.ndarray:
+    """uint64 keys of rows of code points (m, L)."""
+    key = numpy.zeros(windows.shape[0], dtype=numpy.uint64)
+    with numpy.errstate(over="ignore"):
+        for j in range(windows.shape[1]):
+            key = mix64(key * _NGRAM_MUL + windows[:, j].astype(numpy.uint64))
+    return key
+
+
+class LexiconIndex:
+    """The dictionary as sorted 64-bit keys of each word's code points, one
+    table per length, for `lexicon_features` by array lookups.
+
+    It gives `lexicon_features(tokens, words, max_len)` exactly (barring a
+    64-bit key collision) for docs of one-character tokens; a token of several
+    characters (a whitespace run, `doc_arrays.MULTI_CHAR_CODE`) matches no word.
+    Prediction uses it; training with `lexicon_holdout` needs each word's
+    counts and keeps `lexicon_features`.
+    """
+
+    __slots__ = ("max_len", "_keys")
+
+    def __init__(self, words: Iterable[str], max_len: int) -> None:
+        self.max_len = max_len
+        by_length: Dict[int, List[List[int]]] = {}
+        for word in words:
+            if 2 <= len(word) <= max_len:
+                by_length.setdefault(len(word), []).append([ord(c) for c in word])
+        self._keys = {
+            size: numpy.unique(_code_keys(numpy.asarray(rows, dtype=numpy.int64))) for size, rows in by_length.items()
+        }
+
+    def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
+        """`features` of several docs in one pass (the docs are joined with a
+        separator that matches no word)."""
+        if not doc_codes:
+            return []
+        sep = numpy.full(1, _SEPARATOR_CODE, dtype=numpy.int64)
+        joined = numpy.concatenate([piece for codes in doc_codes for piece in (codes, sep)])
+        feats = self.features(joined)
+        out, start = [], 0
+        for codes in doc_codes:
+            out.append(feats[start : start + len(codes)])
+            start += len(codes) + 1
+        return out
+
+    def features(self, codes: numpy.ndarray) -> numpy.ndarray:
+        """float32 (n, 2 * (max_len - 1)) as `lexicon_features` gives them."""
+        n_tokens = len(codes)
+        width = self.max_len - 1
+        out = numpy.zeros((n_tokens, 2 * width), dtype=numpy.float32)
+        for size, table in self._keys.items():
+            if n_tokens < size or not len(table):
+                continue
+            keys = _code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size))
+            idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
+            starts = numpy.flatnonzero(table[idx] == keys)
+            k = size - 2
+            out[starts, k] = 1.0
+            out[starts + size - 1, width + k] = 1.0
+        return out

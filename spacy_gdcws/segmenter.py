@@ -4,11 +4,12 @@ from collections import Counter
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 import numpy
 import srsly
 from spacy import util
+from spacy.attrs import IS_SPACE, SPACY
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -41,6 +42,7 @@ from .decoding import (
 )
 
 from .augment import PseudoWords
+from .doc_arrays import token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
 from .tagging import aux_gap_scores, crf_boundaries, crf_loss
 
@@ -303,20 +305,53 @@ class GDSegmenter(TrainablePipe):
         """
         return self.model.predict(list(docs))
 
-    def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
-        """Merge each doc's characters into words, in one retokenization per doc."""
+    def __call__(self, doc: Doc) -> Doc:
+        """Segment one character doc: RETURNS a new doc of words (same text,
+        `user_data` and `cats`); a doc of fewer than 2 tokens comes back as is."""
+        error_handler = self.get_error_handler()
+        try:
+            return self.segmented_docs([doc], self.predict([doc]))[0]
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Segment a stream of character docs in batches: yields new docs of words."""
+        error_handler = self.get_error_handler()
+        for docs in util.minibatch(stream, size=batch_size):
+            try:
+                yield from self.segmented_docs(docs, self.predict(docs))
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
+
+    def segmented_docs(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Doc]:
+        """New docs of words, built from the words and spaces (no retokenization):
+        the text is the input's exactly, and `user_data` (extension values),
+        `cats` and span groups (by character offsets) are carried over."""
+        docs = list(docs)
+        return [words_doc(doc, bounds) for doc, bounds in zip(docs, self.decode(docs, scores))]
+
+    def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
+        """Where words end in each doc (`boundaries`; None for docs of fewer
+        than 2 tokens); a CRF tagger's docs are decoded in one batch."""
+        out: List[Optional[numpy.ndarray]] = [None] * len(docs)
+        index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
         if self.scores_tags:
             self._check_tag_settings()
-            docs = [doc for doc in docs]
-            index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
             decoded = crf_boundaries([scores[i] for i in index], [forced_boundaries(docs[i]) for i in index])
             for i, bounds in zip(index, decoded):
-                merge_words(docs[i], bounds)
-            return
-        for doc, doc_scores in zip(docs, scores):
-            if len(doc) < 2:
-                continue
-            merge_words(doc, self.boundaries(doc, doc_scores))
+                out[i] = bounds
+        else:
+            for i in index:
+                out[i] = self.boundaries(docs[i], scores[i])
+        return out
+
+    def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
+        """Merge each doc's characters into words in place, in one
+        retokenization per doc (`__call__` and `pipe` build new docs instead)."""
+        docs = list(docs)
+        for doc, bounds in zip(docs, self.decode(docs, scores)):
+            if bounds is not None:
+                merge_words(doc, bounds)
 
     def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
         """Where words end: the final scorer's logit above the threshold's
@@ -680,10 +715,25 @@ def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[
 def forced_boundaries(doc: Doc) -> numpy.ndarray:
     """Gaps that are boundaries whatever the model says: next to a whitespace
     token, or after a token with trailing whitespace."""
-    n = len(doc)
-    space = numpy.fromiter((t.is_space for t in doc), dtype=bool, count=n)
-    trailing = numpy.fromiter((bool(t.whitespace_) for t in doc), dtype=bool, count=n)
+    flags = doc.to_array([IS_SPACE, SPACY]).reshape(len(doc), 2).astype(bool)
+    space, trailing = flags[:, 0], flags[:, 1]
     return space[:-1] | space[1:] | trailing[:-1]
+
+
+def words_doc(doc: Doc, boundaries: Optional[numpy.ndarray]) -> Doc:
+    """A new doc of the words of a character doc cut at `boundaries` (None
+    or no boundary-free gap: the doc itself). The text is the input's
+    exactly; `user_data`, `cats` and span groups (by character offsets,
+    expanded to whole words) are carried over."""
+    if boundaries is None or bool(numpy.all(boundaries)):
+        return doc
+    words, spaces = words_and_spaces(doc, token_arrays(doc), boundaries)
+    new = Doc(doc.vocab, words=words, spaces=spaces, user_data=doc.user_data)
+    new.cats = doc.cats
+    for key, group in doc.spans.items():
+        new.spans[key] = [new.char_span(span.start_char, span.end_char, label=span.label,
+                                        kb_id=span.kb_id, alignment_mode="expand") for span in group]
+    return new
 
 
 def merge_words(doc: Doc, boundaries: numpy.ndarray) -> None:

@@ -1,5 +1,5 @@
 """The composed segmentation net (`embed >> encoder >> scorer`) and the GD-Transformer built from it."""
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Optional
 
 import torch
 from torch import nn

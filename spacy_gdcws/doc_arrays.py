@@ -1,0 +1,97 @@
+"""A character doc's tokens as arrays, read in one pass (no Python loop per character).
+
+Everything the data path needs of a doc (ORTH ids, offsets, whitespace,
+line breaks, the first code point of each token) comes from `Doc.to_array`
+and the doc's text, so featurization and decoding never create `Token`
+objects on the hot path.
+"""
+from dataclasses import dataclass
+
+import numpy
+from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
+from spacy.tokens import Doc
+
+_ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
+# stands in for the code point of a token of several characters (a whitespace
+# run): beyond Unicode, so it never matches a dictionary word's character
+MULTI_CHAR_CODE = 0x110000
+
+
+@dataclass
+class TokenArrays:
+    """Per-token arrays of one doc (n tokens).
+
+    orth (uint64): ORTH ids. idx, length (int64): character offset and length.
+    is_space, trailing (bool): whitespace token; token followed by a space.
+    codes (int64): the token's code point if it is one character, else
+        `MULTI_CHAR_CODE`. first (int64): the code point of its first character.
+    breaks (bool): whitespace tokens that contain a line break.
+    """
+
+    orth: numpy.ndarray
+    idx: numpy.ndarray
+    length: numpy.ndarray
+    is_space: numpy.ndarray
+    trailing: numpy.ndarray
+    codes: numpy.ndarray
+    first: numpy.ndarray
+    breaks: numpy.ndarray
+    text: str = ""
+
+    def __len__(self) -> int:
+        return len(self.orth)
+
+    @property
+    def forced(self) -> numpy.ndarray:
+        """Gaps that are boundaries whatever the model says (n - 1,): next to a
+        whitespace token, or after a token with trailing whitespace."""
+        return self.is_space[:-1] | self.is_space[1:] | self.trailing[:-1]
+
+
+def token_arrays(doc: Doc) -> TokenArrays:
+    """Read a doc's tokens into `TokenArrays`."""
+    n = len(doc)
+    if not n:
+        empty = numpy.zeros(0, dtype=numpy.int64)
+        none = numpy.zeros(0, dtype=bool)
+        return TokenArrays(empty.astype(numpy.uint64), empty, empty, none, none, empty, empty, none)
+    arr = doc.to_array(_ATTRS).reshape(n, len(_ATTRS))
+    orth = arr[:, 0].astype(numpy.uint64)
+    idx = arr[:, 1].astype(numpy.int64)
+    length = arr[:, 2].astype(numpy.int64)
+    is_space = arr[:, 3].astype(bool)
+    trailing = arr[:, 4].astype(bool)
+    text = doc_text(doc, orth, trailing)
+    points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+    first = points[idx] if len(points) else numpy.zeros(n, dtype=numpy.int64)
+    codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)
+    breaks = numpy.zeros(n, dtype=bool)
+    for i in numpy.flatnonzero(is_space):
+        piece = text[idx[i] : idx[i] + length[i]]
+        breaks[i] = "\n" in piece or "\r" in piece
+    return TokenArrays(orth, idx, length, is_space, trailing, codes, first, breaks, text)
+
+
+def doc_text(doc: Doc, orth: numpy.ndarray, trailing: numpy.ndarray) -> str:
+    """`doc.text` from the tokens' ORTH ids and trailing-space flags (string
+    lookups instead of one `Token` object per character)."""
+    strings = doc.vocab.strings
+    pieces = [strings[o] for o in orth.tolist()]
+    for i in numpy.flatnonzero(trailing).tolist():
+        pieces[i] += " "
+    return "".join(pieces)
+
+
+def words_and_spaces(doc: Doc, arrays: TokenArrays, boundaries: numpy.ndarray):
+    """The words (and whether a space follows each) of a character doc cut at `boundaries`.
+
+    boundaries (numpy.ndarray): Bool (n - 1,), True = a word ends at gap j.
+    RETURNS (Tuple[List[str], List[bool]]): for `Doc(vocab, words=..., spaces=...)`.
+    """
+    ends = numpy.flatnonzero(boundaries) + 1
+    starts = numpy.concatenate([[0], ends])
+    last = numpy.concatenate([ends, [len(arrays)]]) - 1
+    begin = arrays.idx[starts]
+    end = arrays.idx[last] + arrays.length[last]
+    text = arrays.text
+    return [text[a:b] for a, b in zip(begin.tolist(), end.tolist())], arrays.trailing[last].tolist()

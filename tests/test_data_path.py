@@ -1,0 +1,95 @@
+"""The array data path gives what the per-token code gave: features, forced gaps, words."""
+from pathlib import Path
+
+import numpy
+import pytest
+import spacy
+from spacy.tokens import Doc
+
+from spacy_gdcws.doc_arrays import token_arrays
+from spacy_gdcws.features import LexiconIndex, char_classes, char_classes_from_codes, lexicon_features
+from spacy_gdcws.readers import read_conll
+from spacy_gdcws.segmenter import merge_words, words_doc
+
+ROOT = Path(__file__).resolve().parent.parent
+SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
+ODD = ["", " ", "  ", "\n", "北京 \n\n 大学", "a  b\tc\u3000d", "今天\r\n天气", "𠀀𠀁字", "e\u0301x", "😀👍🏽北京"]
+
+
+def blank():
+    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+
+
+@pytest.fixture(scope="module")
+def texts():
+    sents = [s for _, s in zip(range(300), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu"))]
+    lines = ["".join(s.words) for s in sents] + ODD
+    if SXU_TEST.exists():  # the SXU test lines, where the shared corpora are beside the repo
+        lines += [line.replace(" ", "") for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
+    return lines
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    sents = read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu")
+    return frozenset(w for s in sents for w in s.words) | {"北京", "大学", "a b", "天气"}
+
+
+def test_lexicon_index_equals_lexicon_features(texts, lexicon):
+    nlp = blank()
+    index = LexiconIndex(lexicon, 6)
+    docs = list(nlp.tokenizer.pipe(texts))
+    batched = index.batch_features([token_arrays(d).codes for d in docs])
+    for doc, fast in zip(docs, batched):
+        slow = lexicon_features([t.text for t in doc], lexicon, 6)
+        assert numpy.array_equal(fast, slow), doc.text
+
+
+def test_char_classes_from_codes_equal_char_classes(texts):
+    nlp = blank()
+    for doc in nlp.tokenizer.pipe(texts):
+        a = token_arrays(doc)
+        assert char_classes_from_codes(a.first, a.is_space).tolist() == char_classes([t.text for t in doc]).tolist()
+
+
+def test_token_arrays_equal_the_token_attributes(texts):
+    nlp = blank()
+    for doc in nlp.tokenizer.pipe(texts):
+        a = token_arrays(doc)
+        assert a.text == doc.text
+        assert a.orth.tolist() == [t.orth for t in doc]
+        assert a.breaks.tolist() == [t.is_space and ("\n" in t.text or "\r" in t.text) for t in doc]
+        if len(doc) > 1:
+            space = numpy.array([t.is_space for t in doc])
+            trailing = numpy.array([bool(t.whitespace_) for t in doc])
+            assert a.forced.tolist() == (space[:-1] | space[1:] | trailing[:-1]).tolist()
+
+
+def test_words_doc_equals_merging_in_place(texts):
+    nlp = blank()
+    rng = numpy.random.default_rng(0)
+    for text in texts[:200] + ODD:
+        merged = nlp.make_doc(text)
+        if len(merged) < 2:
+            continue
+        a = token_arrays(merged)
+        bounds = (rng.random(len(merged) - 1) < 0.5) | a.forced
+        built = words_doc(nlp.make_doc(text), bounds)
+        merge_words(merged, bounds)
+        assert [(t.text, t.whitespace_) for t in built] == [(t.text, t.whitespace_) for t in merged]
+        assert built.text == text
+
+
+def test_pipe_returns_new_docs_with_user_data_cats_and_spans():
+    if not Doc.has_extension("source"):
+        Doc.set_extension("source", default=None)
+    nlp = spacy.load(ROOT / "tests" / "fixtures" / "legacy_gd_v2")
+    doc = nlp.make_doc("我爱北京天安门。")
+    doc._.source = "web"
+    doc.cats = {"news": 1.0}
+    doc.spans["places"] = [doc.char_span(2, 4, label="LOC")]
+    out = nlp.get_pipe("gdcws_segmenter")(doc)
+    assert out.text == "我爱北京天安门。"
+    assert out._.source == "web" and out.cats == {"news": 1.0}
+    assert [(s.text, s.label_) for s in out.spans["places"]] == [("北京", "LOC")]
+    assert [d.text for d in nlp.pipe(ODD)] == ODD
