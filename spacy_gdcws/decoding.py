@@ -245,8 +245,12 @@ class PairCounts:
     def log_odds(self, tokens: Sequence[str], smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
         """float64 (len(tokens) - 1,): each gap's prior (see the class docstring);
         `smoothing` > 0 pseudo-counts."""
+        return self.log_odds_of_keys(*gap_keys(tokens), smoothing=smoothing)
+
+    def log_odds_of_keys(self, pair: numpy.ndarray, before: numpy.ndarray, after: numpy.ndarray,
+                         smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
+        """`log_odds` from a doc's `gap_keys` (or `gap_keys_from_codes`)."""
         rate = self.rate
-        pair, before, after = gap_keys(tokens)
         if not 0.0 < rate < 1.0 or not len(pair):
             return numpy.zeros(len(pair))
         found, ends, seen = self._lookup(0, pair)
@@ -408,3 +412,101 @@ def viterbi(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
         if j:
             label = (from_end[j] >> label) & 1
     return out
+
+
+# Batched decoding: the gap chain as a chain of BMES tags over tokens (`nn.crf`)
+#
+# A token's tag is the pair of labels of the gaps on either side of it, so the score of a
+# labelling that `viterbi` maximises (each gap's label, transitions between neighbouring
+# gaps, tag scores per token) is a sum of per-token tag scores under BMES agreement: the
+# gap after token t carries its model score and the transition from the gap before it
+# (both gaps of token t). `batch_viterbi` builds those potentials for a batch of docs
+# and decodes them in one pass in torch.
+
+_TAG_BEFORE = numpy.asarray([1, 0, 0, 1])  # B, M, E, S (nn.crf.TAGS)
+_TAG_AFTER = numpy.asarray([0, 0, 1, 1])
+
+
+def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
+                        pairs: Optional[numpy.ndarray] = None) -> numpy.ndarray:
+    """Per-token BMES tag scores (n + 1, 4) whose best agreeing sequence is
+    `viterbi(logits, log_trans, weight, forced, pairs)`'s labelling (the
+    scores differ by a constant per labelling-independent term only).
+
+    logits (numpy.ndarray): (n,) boundary logits shifted by the threshold's logit.
+    pairs (Optional[numpy.ndarray]): (n + 1, 2, 2) weighted tag scores (`tag_potentials`).
+    """
+    logits = numpy.asarray(logits, dtype=numpy.float64)
+    n = len(logits)
+    emit = numpy.zeros((n + 1, 4))
+    label_scores = numpy.stack([-numpy.logaddexp(0.0, logits), -numpy.logaddexp(0.0, -logits)], axis=1)  # (n, 2)
+    emit[:n] += label_scores[:, _TAG_AFTER]
+    if weight > 0.0 and n > 1:
+        emit[1:n] += weight * numpy.asarray(log_trans, dtype=numpy.float64)[_TAG_BEFORE, _TAG_AFTER][None, :]
+    if pairs is not None:
+        emit += numpy.asarray(pairs, dtype=numpy.float64)[:, _TAG_BEFORE, _TAG_AFTER]
+    return emit
+
+
+def batch_viterbi(emissions: Sequence[numpy.ndarray], forced: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
+    """The best BMES-agreeing labelling of each doc's gaps, for a batch at once.
+
+    emissions: (n_tokens, 4) tag scores per doc (`tag_chain_emissions`), n_tokens >= 2.
+    forced: bool (n_tokens - 1,) per doc, gaps that must be boundaries.
+    RETURNS (List[numpy.ndarray]): bool (n_tokens - 1,) per doc.
+    """
+    import torch
+
+    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
+
+    if not emissions:
+        return []
+    lengths = numpy.asarray([len(e) for e in emissions], dtype=numpy.int64)
+    length = int(lengths.max())
+    psi = numpy.zeros((len(emissions), length, 4), dtype=numpy.float64)
+    gaps = numpy.full((len(emissions), length - 1), -1, dtype=numpy.int64)
+    for i, (e, f) in enumerate(zip(emissions, forced)):
+        psi[i, : len(e)] = e
+        gaps[i, : len(f)] = numpy.where(f, 1, -1)
+    scores = torch.from_numpy(psi).unsqueeze(2).expand(-1, -1, 4, -1)
+    tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
+    bounds = tags_to_boundaries(tags).numpy()
+    return [bounds[i, : n - 1] for i, n in enumerate(lengths)]
+
+
+def prior_codes(first: numpy.ndarray, length: numpy.ndarray) -> numpy.ndarray:
+    """Each token's code point for the pair prior (`gap_keys`), from
+    `doc_arrays.TokenArrays`: tokens of several characters share one stand-in."""
+    return numpy.where(length == 1, first, _OTHER).astype(numpy.uint64)
+
+
+def gap_keys_from_codes(c: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """`gap_keys` from the tokens' codes (`prior_codes`)."""
+    if len(c) < 2:
+        empty = numpy.zeros(0, dtype=numpy.uint64)
+        return empty, empty, empty
+    c = numpy.asarray(c, dtype=numpy.uint64)
+    pair = (c[:-1] << numpy.uint64(21)) | c[1:]
+    before = numpy.concatenate([numpy.asarray([_START], dtype=numpy.uint64), c[:-2]])
+    after = numpy.concatenate([c[2:], numpy.asarray([_END], dtype=numpy.uint64)])
+    return pair, (before << numpy.uint64(42)) | pair, (pair << numpy.uint64(21)) | after
+
+
+class TagIndex:
+    """`tag_pmi`'s character rows as sorted code points, for `tag_potentials` by array lookups."""
+
+    __slots__ = ("codes", "rows", "unknown")
+
+    def __init__(self, index: Mapping[str, int], n_rows: int) -> None:
+        single = sorted((ord(char), row) for char, row in index.items() if len(char) == 1)
+        self.codes = numpy.asarray([c for c, _ in single], dtype=numpy.int64)
+        self.rows = numpy.asarray([r for _, r in single], dtype=numpy.int64)
+        self.unknown = n_rows - 1
+
+    def rows_of(self, codes: numpy.ndarray) -> numpy.ndarray:
+        """Each token's row (the unknown character's row for tokens of several
+        characters: whitespace, whose gaps are all forced boundaries)."""
+        if not len(self.codes):
+            return numpy.full(len(codes), self.unknown, dtype=numpy.int64)
+        idx = numpy.minimum(numpy.searchsorted(self.codes, codes), len(self.codes) - 1)
+        return numpy.where(self.codes[idx] == codes, self.rows[idx], self.unknown)

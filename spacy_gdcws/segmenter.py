@@ -31,6 +31,11 @@ from .architectures import (
 from .errors import Errors, Warnings
 from .decoding import (
     PairCounts,
+    TagIndex,
+    batch_viterbi,
+    gap_keys_from_codes,
+    prior_codes,
+    tag_chain_emissions,
     PairTally,
     TagTally,
     chain_marginals,
@@ -38,7 +43,6 @@ from .decoding import (
     tag_potentials,
     transition_counts,
     transition_log_probs,
-    viterbi,
 )
 
 from .augment import PseudoWords
@@ -340,9 +344,35 @@ class GDSegmenter(TrainablePipe):
             decoded = crf_boundaries([scores[i] for i in index], [forced_boundaries(docs[i]) for i in index])
             for i, bounds in zip(index, decoded):
                 out[i] = bounds
-        else:
-            for i in index:
-                out[i] = self.boundaries(docs[i], scores[i])
+            return out
+        self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
+        chain = self.transition_weight > 0.0 or self.tag_prior_weight > 0.0
+        priors = chain or self.bigram_prior_weight > 0.0
+        log_trans = numpy.zeros((2, 2))
+        if self.transition_weight > 0.0:
+            log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
+        if self.tag_prior_weight > 0.0:
+            index_map, table = self._prior("tags", tag_pmi)
+            tag_index = self._prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
+        emissions, forced_gaps, rows = [], [], []
+        for i in index:
+            logits = numpy.asarray(scores[i])[:, 0] - self._threshold_logit
+            arrays = token_arrays(docs[i]) if priors else None
+            forced = arrays.forced if arrays is not None else forced_boundaries(docs[i])
+            if self.bigram_prior_weight > 0.0:
+                codes = prior_codes(arrays.first, arrays.length)
+                logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*gap_keys_from_codes(codes))
+            if not chain:
+                out[i] = (logits > 0) | forced
+                continue
+            pairs = None
+            if self.tag_prior_weight > 0.0:
+                pairs = self.tag_prior_weight * table[tag_index.rows_of(arrays.codes)]
+            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs))
+            forced_gaps.append(forced)
+            rows.append(i)
+        for i, bounds in zip(rows, batch_viterbi(emissions, forced_gaps)):
+            out[i] = bounds
         return out
 
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
@@ -363,18 +393,8 @@ class GDSegmenter(TrainablePipe):
         doc_scores (Floats2d): Its scores from `predict`.
         RETURNS (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
         """
-        if self.scores_tags:
-            self._check_tag_settings()
-            return crf_boundaries([doc_scores], [forced_boundaries(doc)])[0]
-        logits = numpy.asarray(doc_scores)[:, 0] - self._threshold_logit
-        if self.bigram_prior_weight > 0.0:
-            self.check_decoding_counts(0.0, 0.0, self.bigram_prior_weight)
-            logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds([t.text for t in doc])
-        forced = forced_boundaries(doc)
-        if self.transition_weight == 0.0 and self.tag_prior_weight == 0.0:
-            return (logits > 0) | forced
-        log_trans, pairs = self._pair_scores(doc)
-        return viterbi(logits, log_trans, self.transition_weight, forced, pairs)
+        bounds = self.decode([doc], [doc_scores])[0]
+        return numpy.zeros(0, dtype=bool) if bounds is None else bounds
 
     def _pair_scores(self, doc: Doc, training: bool = False) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
         """The transitions' log-probabilities (to weight by `transition_weight`)
@@ -411,11 +431,11 @@ class GDSegmenter(TrainablePipe):
         block = folds.fold(source_text(doc))
         return self._held_out_priors[block] if block >= 0 else None
 
-    def _prior(self, key: str, compute: Callable[[Any], Any]) -> Any:
-        """`compute(self.cfg[key])`, computed again only when those counts change."""
-        counts = self.cfg.get(key)
+    def _prior(self, key: str, compute: Callable[[Any], Any], source: Optional[str] = None) -> Any:
+        """`compute(self.cfg[source or key])`, computed again only when those counts change."""
+        counts = self.cfg.get(source or key)
         if counts is None:
-            raise ValueError(Errors.E031.format(name=self.name, key=key))
+            raise ValueError(Errors.E031.format(name=self.name, key=source or key))
         cached = self._priors.get(key)
         if cached is None or cached[0] is not counts:
             cached = self._priors[key] = (counts, compute(counts))

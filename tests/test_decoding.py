@@ -383,3 +383,24 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     assert seg.pair_counts.to_bytes() == counts.to_bytes()
     seg.bigram_prior_weight = 0.0
     assert [t.text for t in nlp(text)] == greedy
+
+
+def test_batched_tag_chain_viterbi_equals_the_gap_viterbi():
+    """`batch_viterbi` over BMES tag potentials decodes a whole batch in torch; each doc's
+    labelling is `viterbi`'s (transitions, tag scores and forced gaps included)."""
+    from spacy_gdcws.decoding import batch_viterbi, tag_chain_emissions
+
+    rng = numpy.random.default_rng(7)
+    log_trans = numpy.log(numpy.array([[0.3, 0.7], [0.6, 0.4]]))
+    emissions, forced, expected = [], [], []
+    for i in range(120):
+        n = int(rng.integers(1, 30))
+        logits = rng.normal(size=n) * 3
+        f = rng.random(n) < 0.1
+        weight = float(rng.choice([0.0, 0.5, 2.0]))
+        pairs = rng.normal(size=(n + 1, 2, 2)) if i % 3 else None
+        expected.append(viterbi(logits, log_trans, weight, f, pairs))
+        emissions.append(tag_chain_emissions(logits, log_trans, weight, pairs))
+        forced.append(f)
+    for got, want in zip(batch_viterbi(emissions, forced), expected):
+        assert got.tolist() == want.tolist()
