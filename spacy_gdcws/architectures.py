@@ -407,7 +407,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         [a.orth for a in arrays], breaks, model.attrs["char_rows"], model.attrs["char_seeds"],
         model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
-        doc_classes=None if vocab is None else [char_classes_from_codes(a.first, a.is_space) for a in arrays],
+        doc_classes=None if vocab is None else batch_char_classes(arrays),
         ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0, doc_folds=folds,
     )
     if max_len:
@@ -455,6 +455,15 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         return docs
 
     return outputs, backprop
+
+
+def batch_char_classes(arrays: Sequence[Any]) -> List[numpy.ndarray]:
+    """`char_classes` of every doc of a batch (`doc_arrays.TokenArrays`), in one lookup."""
+    if not arrays:
+        return []
+    classes = char_classes_from_codes(numpy.concatenate([a.first for a in arrays]),
+                                      numpy.concatenate([a.is_space for a in arrays]))
+    return numpy.split(classes, numpy.cumsum([len(a) for a in arrays])[:-1])
 
 
 def _kept_rows(w: Window, tags: bool) -> Tuple[int, int]:

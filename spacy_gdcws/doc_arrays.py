@@ -5,6 +5,7 @@ line breaks, the first code point of each token) comes from `Doc.to_array`
 and the doc's text, so featurization and decoding never create `Token`
 objects on the hot path.
 """
+import weakref
 from dataclasses import dataclass
 
 import numpy
@@ -48,7 +49,31 @@ class TokenArrays:
         return self.is_space[:-1] | self.is_space[1:] | self.trailing[:-1]
 
 
+# each doc's arrays while the doc lives: the model's featurization and the
+# segmenter's decoding read them once (a retokenized doc, whose number of
+# tokens changed, is read again)
+_CACHE: "weakref.WeakKeyDictionary[Doc, TokenArrays]" = weakref.WeakKeyDictionary()
+
+
+# the text each doc was made from, where its tokenizer says (ours does)
+_TEXTS: "weakref.WeakKeyDictionary[Doc, str]" = weakref.WeakKeyDictionary()
+
+
+def remember_text(doc: Doc, text: str) -> None:
+    """Record the text a doc was just made from (`doc.text` costs a `Token` per token)."""
+    _TEXTS[doc] = text
+
+
 def token_arrays(doc: Doc) -> TokenArrays:
+    """A doc's tokens as `TokenArrays` (read once per doc and kept while it lives)."""
+    cached = _CACHE.get(doc)
+    if cached is not None and len(cached) == len(doc):
+        return cached
+    arrays = _CACHE[doc] = read_token_arrays(doc)
+    return arrays
+
+
+def read_token_arrays(doc: Doc) -> TokenArrays:
     """Read a doc's tokens into `TokenArrays`."""
     n = len(doc)
     if not n:
@@ -61,7 +86,9 @@ def token_arrays(doc: Doc) -> TokenArrays:
     length = arr[:, 2].astype(numpy.int64)
     is_space = arr[:, 3].astype(bool)
     trailing = arr[:, 4].astype(bool)
-    text = doc_text(doc, orth, trailing)
+    text = _TEXTS.get(doc)
+    if text is None or len(text) != int(idx[-1] + length[-1] + trailing[-1]):
+        text = doc_text(doc, orth, trailing)
     points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
     first = points[idx] if len(points) else numpy.zeros(n, dtype=numpy.int64)
     codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)

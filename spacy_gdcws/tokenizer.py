@@ -10,6 +10,7 @@ spaCy's) in one pass: one token per non-whitespace character, a single ASCII
 space after a character becomes its trailing whitespace, and every other run
 of whitespace is one token.
 """
+import re
 from typing import Callable, List, Tuple
 
 from spacy.lang.zh import ChineseTokenizer, Segmenter
@@ -17,9 +18,16 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
+from .doc_arrays import remember_text
+
+
+_WHITESPACE = re.compile(r"\s")
+
 
 def char_words_and_spaces(text: str) -> Tuple[List[str], List[bool]]:
     """The words and trailing-space flags of spaCy's "char" segmentation of `text`."""
+    if _WHITESPACE.search(text) is None:  # the common case: one token per character
+        return list(text), [False] * len(text)
     words: List[str] = []
     spaces: List[bool] = []
     i, n = 0, len(text)
@@ -48,7 +56,9 @@ class ChineseCharTokenizer(ChineseTokenizer):
 
     def __call__(self, text: str) -> Doc:
         words, spaces = char_words_and_spaces(text)
-        return Doc(self.vocab, words=words, spaces=spaces)
+        doc = Doc(self.vocab, words=words, spaces=spaces)
+        remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
+        return doc
 
 
 @registry.tokenizers("spacy_gdcws.ChineseCharTokenizer.v1")
