@@ -24,7 +24,6 @@ from .features import (
     ngram_keys,
     plan_windows,
     source_text,
-    Window,
 )
 from .shims import InPlacePyTorchShim
 
@@ -391,20 +390,19 @@ def lexicon_index(model: Model, lexicon: Any, max_len: int) -> LexiconIndex:
 def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
     """Hash the docs, cut them into units and windows, score length-sorted
     padded batches, and put each gap's (or character's) scores back into its
-    doc's array."""
+    doc's array. Everything runs on the batch's concatenated tokens."""
     torch_layer = model.layers[0]
     n_scores = model.attrs["n_scores"]
     tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
     use_bigrams = model.attrs["bigrams"]
     arrays = [token_arrays(doc) for doc in docs]
-    breaks = [a.breaks for a in arrays]
     vocab = model.attrs[NGRAM_VOCAB_ATTR]
     if vocab is not None and not len(vocab):
         raise ValueError(Errors.E028)
     max_len = model.attrs["lexicon_max_len"]
     folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
     feats = doc_features(
-        [a.orth for a in arrays], breaks, model.attrs["char_rows"], model.attrs["char_seeds"],
+        [a.orth for a in arrays], [a.breaks for a in arrays], model.attrs["char_rows"], model.attrs["char_seeds"],
         model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
         doc_classes=None if vocab is None else batch_char_classes(arrays),
@@ -417,44 +415,47 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         if is_train and model.attrs["lexicon_holdout"]:
             # leave-one-out needs each word's counts in the doc's text: by string
             holdout = model.attrs[LEXICON_COUNTS_ATTR]
-            for doc, f, fold in zip(docs, feats, folds):
-                f.lexicon = lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
+            feats.lexicon = _concat([lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
+                                     for doc, fold in zip(docs, folds)], (0, 2 * (max_len - 1)), numpy.float32)
         else:
-            index = lexicon_index(model, lexicon, max_len)
-            for f, lex in zip(feats, index.batch_features([a.codes for a in arrays])):
-                f.lexicon = lex
+            feats.lexicon = lexicon_index(model, lexicon, max_len).batch_features([a.codes for a in arrays])
     if model.attrs.get("vectors"):
-        for doc, a, f in zip(docs, arrays, feats):
-            f.vectors = vector_rows(doc.vocab, a.orth)
+        feats.vectors = _concat([vector_rows(doc.vocab, a.orth) for doc, a in zip(docs, arrays)], (0,), numpy.int64)
+    n_tokens = int(feats.lengths.sum()) if len(docs) else 0
     if tags:
         # characters the model does not score (whitespace, one-character lines) get
         # flat potentials: the gaps around them are boundaries anyway
-        outputs = [numpy.zeros((len(doc), n_scores), dtype="f") for doc in docs]
+        flat = numpy.zeros((n_tokens, n_scores), dtype="f")
     else:
-        outputs = [numpy.full((max(len(doc) - 1, 0), n_scores), FORCED_BOUNDARY_LOGIT, dtype="f") for doc in docs]
-    windows = plan_windows(breaks, model.attrs["window"])
-    keep = partial(_kept_rows, tags=tags)
+        # row g: the gap after token g (a doc's last token has none: never read)
+        flat = numpy.full((n_tokens, n_scores), FORCED_BOUNDARY_LOGIT, dtype="f")
+    breaks = numpy.concatenate([a.breaks for a in arrays]) if arrays else numpy.zeros(0, dtype=bool)
+    windows = plan_windows(breaks, feats.offsets, feats.lengths, model.attrs["window"])
     callbacks = []
-    for batch in batch_windows(windows, model.attrs["batch_chars"]):
+    for rows in batch_windows(windows, model.attrs["batch_chars"]):
+        batch = windows.take(rows)
         Y, backprop = torch_layer(featurize(batch, feats, use_bigrams), is_train)
-        for row, w in enumerate(batch):
-            start, stop = keep(w)
-            offset = start - w.start
-            outputs[w.doc][start:stop] = Y[row, offset : offset + stop - start]
-        callbacks.append((batch, Y.shape, backprop))
+        row, column, position = batch.kept(tags)
+        flat[position] = Y[row, column]
+        callbacks.append((Y.shape, (row, column, position), backprop))
+    sizes = feats.lengths if tags else numpy.maximum(feats.lengths - 1, 0)
+    outputs = [flat[o : o + n] for o, n in zip(feats.offsets.tolist(), sizes.tolist())]
 
     def backprop(d_outputs: Sequence[Floats2d]) -> List[Doc]:
-        d_host = [model.ops.to_numpy(d) for d in d_outputs]
-        for batch, shape, batch_backprop in callbacks:
+        d_flat = numpy.zeros_like(flat)
+        for o, n, d in zip(feats.offsets.tolist(), sizes.tolist(), d_outputs):
+            d_flat[o : o + n] = model.ops.to_numpy(d)
+        for shape, (row, column, position), batch_backprop in callbacks:
             dY = numpy.zeros(shape, dtype="f")
-            for row, w in enumerate(batch):
-                start, stop = keep(w)
-                offset = start - w.start
-                dY[row, offset : offset + stop - start] = d_host[w.doc][start:stop]
+            dY[row, column] = d_flat[position]
             batch_backprop(dY)
         return docs
 
     return outputs, backprop
+
+
+def _concat(parts: Sequence[numpy.ndarray], empty_shape: Tuple[int, ...], dtype: Any) -> numpy.ndarray:
+    return numpy.concatenate(parts) if parts else numpy.zeros(empty_shape, dtype=dtype)
 
 
 def batch_char_classes(arrays: Sequence[Any]) -> List[numpy.ndarray]:
@@ -464,15 +465,6 @@ def batch_char_classes(arrays: Sequence[Any]) -> List[numpy.ndarray]:
     classes = char_classes_from_codes(numpy.concatenate([a.first for a in arrays]),
                                       numpy.concatenate([a.is_space for a in arrays]))
     return numpy.split(classes, numpy.cumsum([len(a) for a in arrays])[:-1])
-
-
-def _kept_rows(w: Window, tags: bool) -> Tuple[int, int]:
-    """The rows of a doc's output that window `w` fills: its kept gaps, or for
-    per-character output the characters before them (and the unit's last
-    character, in the unit's last window)."""
-    if tags and w.keep_end == w.end - 1:
-        return w.keep_start, w.end
-    return w.keep_start, w.keep_end
 
 
 def vector_rows(vocab: Any, orths: numpy.ndarray) -> numpy.ndarray:

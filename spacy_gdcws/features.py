@@ -474,8 +474,8 @@ def doc_features(
     doc_classes: Optional[Sequence[numpy.ndarray]] = None,
     ngram_dropout: float = 0.0,
     doc_folds: Optional[numpy.ndarray] = None,
-) -> List[DocFeatures]:
-    """Hash a whole batch of docs at once (one vectorised pass, then split).
+) -> "BatchFeatures":
+    """Hash a whole batch of docs at once (one vectorised pass).
 
     ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
         become UNK (of their character class, given `doc_classes`);
@@ -483,8 +483,6 @@ def doc_features(
         ones and a random share of the others; `doc_folds` (each doc's
         training block, -1 for none) adds block leave-out to `holdout`.
     """
-    if not doc_orths:
-        return []
     keys = ngram_keys(doc_orths, doc_breaks, use_bigrams, doc_classes)
     if ngram_vocab is not None:
         keys = ngram_vocab.apply(keys, holdout, ngram_dropout, doc_folds if holdout else None)
@@ -494,7 +492,32 @@ def doc_features(
         right = hash_rows(keys.right, bigram_rows, char_seeds)
     else:
         left = right = numpy.zeros((len(keys.chars), char_seeds), dtype=numpy.int64)
-    return [DocFeatures(chars[sl], left[sl], right[sl]) for sl in keys.doc_slices()]
+    return BatchFeatures(chars, left, right, keys.offsets, keys.lengths)
+
+
+@dataclass
+class BatchFeatures:
+    """Hashed rows of every token of a batch of docs, concatenated (N tokens).
+
+    chars, left, right (N, seeds): as in `DocFeatures`. lexicon (N, F) float32
+    and vectors (N,) int64 (-1 = none), where the model has them. offsets,
+    lengths (n_docs,): each doc's slice.
+    """
+
+    chars: numpy.ndarray
+    left: numpy.ndarray
+    right: numpy.ndarray
+    offsets: numpy.ndarray
+    lengths: numpy.ndarray
+    lexicon: Optional[numpy.ndarray] = None
+    vectors: Optional[numpy.ndarray] = None
+
+    def docs(self) -> List[DocFeatures]:
+        """One `DocFeatures` per doc (views)."""
+        return [DocFeatures(self.chars[sl], self.left[sl], self.right[sl],
+                            None if self.lexicon is None else self.lexicon[sl],
+                            None if self.vectors is None else self.vectors[sl])
+                for sl in (slice(int(o), int(o + n)) for o, n in zip(self.offsets, self.lengths))]
 
 
 @dataclass(frozen=True)
@@ -518,20 +541,6 @@ class Window:
         return self.end - self.start
 
 
-def unit_spans(breaks: Sequence[bool]) -> List[Tuple[int, int]]:
-    """Maximal runs of tokens between line-break tokens, as [start, end) spans."""
-    spans = []
-    start = 0
-    for i, is_break in enumerate(breaks):
-        if is_break:
-            if i > start:
-                spans.append((start, i))
-            start = i + 1
-    if len(breaks) > start:
-        spans.append((start, len(breaks)))
-    return spans
-
-
 def windows_for_unit(doc: int, start: int, end: int, window: int) -> List[Window]:
     """Cut the unit [start, end) into overlapping windows of at most `window` tokens."""
     length = end - start
@@ -552,66 +561,118 @@ def windows_for_unit(doc: int, start: int, end: int, window: int) -> List[Window
     return out
 
 
-def plan_windows(doc_breaks: Iterable[Sequence[bool]], window: int) -> List[Window]:
-    """All windows of a batch of docs, given each doc's line-break flags."""
-    out: List[Window] = []
-    for i, breaks in enumerate(doc_breaks):
-        for start, end in unit_spans(breaks):
-            if end - start >= 2:
-                out.extend(windows_for_unit(i, start, end, window))
-    return out
+@dataclass
+class Windows:
+    """The windows of a batch, in the batch's flat token positions (see `plan_windows`).
 
-
-def batch_windows(windows: Sequence[Window], max_padded: int) -> List[List[Window]]:
-    """Sort windows by length and group them so that rows * longest <= max_padded.
-
-    A window longer than `max_padded` gets a batch of its own.
+    start, end (int64): token span [start, end) of each window.
+    keep_start, keep_end (int64): the gaps [keep_start, keep_end) whose score
+        the window gives (gap g lies between tokens g and g + 1).
     """
-    ordered = sorted(windows, key=lambda w: w.length)
-    batches: List[List[Window]] = []
-    current: List[Window] = []
-    for w in ordered:
-        if current and (len(current) + 1) * w.length > max_padded:
-            batches.append(current)
-            current = []
-        current.append(w)
-    if current:
-        batches.append(current)
+
+    start: numpy.ndarray
+    end: numpy.ndarray
+    keep_start: numpy.ndarray
+    keep_end: numpy.ndarray
+
+    @property
+    def length(self) -> numpy.ndarray:
+        return self.end - self.start
+
+    def take(self, rows: numpy.ndarray) -> "Windows":
+        return Windows(self.start[rows], self.end[rows], self.keep_start[rows], self.keep_end[rows])
+
+    def kept(self, tags: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """Rows of the output each window fills, flat: (row in the batch,
+        column in the row, flat position). Gaps: its kept gaps; per-character
+        output (`tags`): the characters before them, and the unit's last
+        character in the unit's last window."""
+        count = self.keep_end - self.keep_start
+        if tags:
+            count = count + (self.keep_end == self.end - 1)
+        rows = numpy.repeat(numpy.arange(len(count)), count)
+        within = numpy.arange(int(count.sum())) - numpy.repeat(numpy.cumsum(count) - count, count)
+        position = self.keep_start[rows] + within
+        return rows, position - self.start[rows], position
+
+
+def plan_windows(breaks: numpy.ndarray, offsets: numpy.ndarray, lengths: numpy.ndarray, window: int) -> Windows:
+    """All windows of a batch of docs from their concatenated line-break flags.
+
+    Units are the maximal runs of tokens of one doc between line breaks; a unit
+    of 2 tokens or more is one window, or overlapping windows when it is longer
+    than `window` (`windows_for_unit`).
+    """
+    n = len(breaks)
+    empty = numpy.zeros(0, dtype=numpy.int64)
+    if not n:
+        return Windows(empty, empty, empty, empty)
+    real = ~numpy.asarray(breaks, dtype=bool)
+    first = numpy.zeros(n, dtype=bool)
+    first[offsets[lengths > 0]] = True
+    last = numpy.zeros(n, dtype=bool)
+    last[(offsets + lengths - 1)[lengths > 0]] = True
+    prev_break = numpy.concatenate([[True], ~real[:-1]])
+    next_break = numpy.concatenate([~real[1:], [True]])
+    starts = numpy.flatnonzero(real & (first | prev_break))
+    ends = numpy.flatnonzero(real & (last | next_break)) + 1
+    keep = ends - starts >= 2
+    starts, ends = starts[keep], ends[keep]
+    long = ends - starts > window
+    if not long.any():
+        return Windows(starts, ends, starts.copy(), ends - 1)
+    parts = [(starts[~long], ends[~long], starts[~long], ends[~long] - 1)]
+    for a, b in zip(starts[long].tolist(), ends[long].tolist()):
+        ws = windows_for_unit(0, a, b, window)
+        parts.append(tuple(numpy.asarray([getattr(w, f) for w in ws], dtype=numpy.int64)
+                           for f in ("start", "end", "keep_start", "keep_end")))
+    return Windows(*(numpy.concatenate([p[i] for p in parts]) for i in range(4)))
+
+
+def batch_windows(windows: Windows, max_padded: int) -> List[numpy.ndarray]:
+    """Sort windows by length and group them so that rows * longest <= max_padded
+    (a window longer than that gets a batch of its own). RETURNS the window
+    indices of each batch."""
+    order = numpy.argsort(windows.length, kind="stable")
+    batches: List[numpy.ndarray] = []
+    begin = 0
+    for i, size in enumerate(windows.length[order].tolist()):
+        if i > begin and (i - begin + 1) * size > max_padded:
+            batches.append(order[begin:i])
+            begin = i
+    if begin < len(order):
+        batches.append(order[begin:])
     return batches
 
 
-def featurize(
-    windows: Sequence[Window], feats: Sequence[DocFeatures], use_bigrams: bool
-) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """Padded arrays for one batch of windows.
+def featurize(windows: Windows, feats: BatchFeatures, use_bigrams: bool
+              ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Padded arrays for one batch of windows, gathered from the batch's flat features.
 
     RETURNS: chars (B, T, seeds) int64, bigrams (B, T + 1, seeds) int64 (empty
         without bigrams), mask (B, T) bool, lexicon (B, T, F) float32 (empty
         without lexicon features), vectors (B, T) int64 rows of the pretrained
-        vectors, -1 = none (empty without vectors).
+        vectors, -1 = none (empty without vectors). Padding is 0 (-1 for vectors).
     """
-    n_rows = len(windows)
-    length = max(w.length for w in windows)
-    n_seeds = feats[windows[0].doc].chars.shape[1]
-    chars = numpy.zeros((n_rows, length, n_seeds), dtype=numpy.int64)
-    mask = numpy.zeros((n_rows, length), dtype=bool)
-    bigrams = numpy.zeros((n_rows, length + 1, n_seeds) if use_bigrams else (0,), dtype=numpy.int64)
-    first_lexicon = feats[windows[0].doc].lexicon
-    n_lexicon = 0 if first_lexicon is None else first_lexicon.shape[1]
-    lexicon = numpy.zeros((n_rows, length, n_lexicon) if n_lexicon else (0,), dtype=numpy.float32)
-    use_vectors = feats[windows[0].doc].vectors is not None
-    vectors = numpy.full((n_rows, length) if use_vectors else (0,), -1, dtype=numpy.int64)
-    for row, w in enumerate(windows):
-        f = feats[w.doc]
-        chars[row, : w.length] = f.chars[w.start : w.end]
-        mask[row, : w.length] = True
-        if use_bigrams:
-            bigrams[row, : w.length] = f.left[w.start : w.end]
-            bigrams[row, w.length] = f.right[w.end - 1]
-        if n_lexicon:
-            lexicon[row, : w.length] = f.lexicon[w.start : w.end]
-        if use_vectors:
-            vectors[row, : w.length] = f.vectors[w.start : w.end]
+    lengths = windows.length
+    length = int(lengths.max())
+    mask = numpy.arange(length)[None, :] < lengths[:, None]
+    pos = numpy.where(mask, windows.start[:, None] + numpy.arange(length)[None, :], 0)
+    chars = feats.chars[pos] * mask[..., None]
+    if use_bigrams:
+        bigrams = numpy.zeros((len(lengths), length + 1, feats.chars.shape[1]), dtype=numpy.int64)
+        bigrams[:, :length] = feats.left[pos] * mask[..., None]
+        bigrams[numpy.arange(len(lengths)), lengths] = feats.right[windows.end - 1]
+    else:
+        bigrams = numpy.zeros((0,), dtype=numpy.int64)
+    if feats.lexicon is not None:
+        lexicon = feats.lexicon[pos] * mask[..., None]
+    else:
+        lexicon = numpy.zeros((0,), dtype=numpy.float32)
+    if feats.vectors is not None:
+        vectors = numpy.where(mask, feats.vectors[pos], -1)
+    else:
+        vectors = numpy.zeros((0,), dtype=numpy.int64)
     return chars, bigrams, mask, lexicon, vectors
 
 
@@ -630,7 +691,7 @@ def char_classes_from_codes(first: numpy.ndarray, is_space: numpy.ndarray) -> nu
 
 _NGRAM_MUL = numpy.uint64(0x100000001B3)
 # beyond Unicode and `doc_arrays.MULTI_CHAR_CODE`: between docs of a batch
-_SEPARATOR_CODE = 0x110001
+SEPARATOR_CODE = 0x110001
 
 
 def _code_keys(windows: numpy.ndarray) -> numpy.ndarray:
@@ -665,19 +726,16 @@ class LexiconIndex:
             size: numpy.unique(_code_keys(numpy.asarray(rows, dtype=numpy.int64))) for size, rows in by_length.items()
         }
 
-    def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
-        """`features` of several docs in one pass (the docs are joined with a
-        separator that matches no word)."""
+    def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
+        """`features` of several docs in one pass, concatenated (the docs are
+        joined with a separator that matches no word, then it is dropped)."""
         if not doc_codes:
-            return []
-        sep = numpy.full(1, _SEPARATOR_CODE, dtype=numpy.int64)
-        joined = numpy.concatenate([piece for codes in doc_codes for piece in (codes, sep)])
-        feats = self.features(joined)
-        out, start = [], 0
-        for codes in doc_codes:
-            out.append(feats[start : start + len(codes)])
-            start += len(codes) + 1
-        return out
+            return numpy.zeros((0, 2 * (self.max_len - 1)), dtype=numpy.float32)
+        sep = numpy.full(1, SEPARATOR_CODE, dtype=numpy.int64)
+        joined = self.features(numpy.concatenate([piece for codes in doc_codes for piece in (codes, sep)]))
+        keep = numpy.ones(len(joined), dtype=bool)
+        keep[numpy.cumsum([len(codes) + 1 for codes in doc_codes]) - 1] = False
+        return joined[keep]
 
     def features(self, codes: numpy.ndarray) -> numpy.ndarray:
         """float32 (n, 2 * (max_len - 1)) as `lexicon_features` gives them."""

@@ -341,13 +341,12 @@ class GDSegmenter(TrainablePipe):
         index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
         if self.scores_tags:
             self._check_tag_settings()
-            decoded = crf_boundaries([scores[i] for i in index], [forced_boundaries(docs[i]) for i in index])
+            decoded = crf_boundaries([scores[i] for i in index], [token_arrays(docs[i]).forced for i in index])
             for i, bounds in zip(index, decoded):
                 out[i] = bounds
             return out
         self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
         chain = self.transition_weight > 0.0 or self.tag_prior_weight > 0.0
-        priors = chain or self.bigram_prior_weight > 0.0
         log_trans = numpy.zeros((2, 2))
         if self.transition_weight > 0.0:
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
@@ -357,8 +356,8 @@ class GDSegmenter(TrainablePipe):
         emissions, forced_gaps, rows = [], [], []
         for i in index:
             logits = numpy.asarray(scores[i])[:, 0] - self._threshold_logit
-            arrays = token_arrays(docs[i]) if priors else None
-            forced = arrays.forced if arrays is not None else forced_boundaries(docs[i])
+            arrays = token_arrays(docs[i])
+            forced = arrays.forced
             if self.bigram_prior_weight > 0.0:
                 codes = prior_codes(arrays.first, arrays.length)
                 logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*gap_keys_from_codes(codes))
