@@ -75,6 +75,8 @@ def tune_decoding(
         tried with every pair.
     RETURNS (Dict): "grid" (the weights and dev scores of every combination,
         in the order tried), "best" (the chosen one and its scores), "segmenter".
+        A segmenter with a CRF tagger (`spacy_gdcws.CRFTagger.v1`) has no
+        decoding weights: the grid is its own decoding alone.
     """
     name = find_segmenter(nlp, segmenter)
     pipe = nlp.get_pipe(name)
@@ -84,6 +86,9 @@ def tune_decoding(
         pipe.record_transitions(train)
     combos = [(float(t), float(c), float(b)) for t in transition_weights for c in tag_prior_weights
               for b in bigram_prior_weights]
+    if pipe.scores_tags:
+        # a CRF tagger decodes with its own transitions: there are no weights to choose
+        combos = [(0.0, 0.0, 0.0)]
     if not combos:
         raise ValueError(Errors.E033)
     for weights in combos:  # the setters check the values before the model runs

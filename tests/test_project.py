@@ -26,26 +26,28 @@ def test_project_workflow_all(tmp_path):
     cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
-    metrics = json.loads((project / "metrics" / "ud_gsdsimp.default.json").read_text())
+    metrics = json.loads((project / "metrics" / "ud_gsd.idcnn.json").read_text())
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
-    predictions = (project / "predictions" / "ud_gsdsimp.default.txt").read_text(encoding="utf8")
+    predictions = (project / "predictions" / "ud_gsd.idcnn.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
-    # the decoding chosen on dev is the one evaluated and packaged
-    best = json.loads((project / "metrics" / "decoding" / "ud_gsdsimp.default.json").read_text())["best"]
-    code = ("import spacy; nlp = spacy.load('zh_gdcws'); seg = nlp.get_pipe('segmenter'); "
-            "print(repr(([t.text for t in nlp('我爱北京天安门。')], seg.transition_weight, seg.tag_prior_weight)))")
+    # the packaged model carries the training data's licence, sources, accuracy and model card
+    code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); "
+            "print(json.dumps([[t.text for t in nlp('我爱北京天安门。')], nlp.meta['license'], nlp.meta['performance'], "
+            "nlp.meta['notes'], len(nlp.meta['sources'])]))")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert fresh.returncode == 0, fresh.stderr
-    words, transition_weight, tag_prior_weight = eval(fresh.stdout.strip())
+    words, licence, performance, notes, n_sources = json.loads(fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
-    assert (transition_weight, tag_prior_weight) == (best["transition_weight"], best["tag_prior_weight"])
+    assert licence == "CC BY-NC-SA 4.0" and n_sources == 2 and "Model card" in notes
+    assert performance["token_f"] == round(metrics["python"]["f"], 4)
 
 
 def test_project_workflow_pipeline(tmp_path):
     """Second stage: tagger + parser on the frozen segmenter's words, character-
     aligned evaluation, and the packaged pipeline gives pos_, dep_ and head."""
     project = copy_project(tmp_path)
-    cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.max_steps", "20",
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.corpus", "ud_gsdsimp",
+           "--vars.max_steps", "20",
            "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])

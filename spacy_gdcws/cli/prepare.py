@@ -14,7 +14,7 @@ from .convert import gold_lines, write_docbin, write_lines, write_vocabulary
 
 @app.command("prepare")
 def prepare_cli(
-    corpus: str = typer.Argument(..., help="sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
+    corpus: str = typer.Argument(..., help="ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
     corpora_dir: Path = typer.Argument(..., help="Folder with the corpora (release layout)"),
     output_dir: Path = typer.Argument(..., help="Where to write train/dev/test .spacy and text files"),
     dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of the training file for dev"),
@@ -35,13 +35,13 @@ def prepare_cli(
     train, dev = split_dev(sentences, dev_fraction, split, seed)
     msg.good(f"train: {write_docbin(train, output_dir / 'train.spacy')} sentences")
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
-    test = list(read_sentences(test_path, spec.fmt))
+    test = list(read_sentences(test_path, spec.test_format))
     msg.good(f"test: {write_docbin(test, output_dir / 'test.spacy')} sentences")
     if spec.dictionary and resolve(corpora_dir, spec.dictionary).exists():
         shutil.copyfile(resolve(corpora_dir, spec.dictionary), output_dir / "words.txt")
     else:
         write_vocabulary(sentences, output_dir / "words.txt")
-    if spec.fmt == "sighan":
+    if spec.test_format == "sighan":
         # keep the release's own lines (empty ones included) for line-aligned scoring
         shutil.copyfile(test_path, output_dir / "test_gold.txt")
     else:
