@@ -1,4 +1,4 @@
-from .cli import app
+from .cli import run
 
 if __name__ == "__main__":
-    app()
+    run()

@@ -448,11 +448,12 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
     return emit
 
 
-def batch_viterbi(emissions: Sequence[numpy.ndarray], forced: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
+def batch_viterbi(emissions: Sequence[numpy.ndarray], constraints: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
     """The best BMES-agreeing labelling of each doc's gaps, for a batch at once.
 
     emissions: (n_tokens, 4) tag scores per doc (`tag_chain_emissions`), n_tokens >= 2.
-    forced: bool (n_tokens - 1,) per doc, gaps that must be boundaries.
+    constraints: (n_tokens - 1,) per doc: -1 free, 0 no boundary, 1 boundary
+        (bool arrays: True = must be a boundary).
     RETURNS (List[numpy.ndarray]): bool (n_tokens - 1,) per doc.
     """
     import torch
@@ -465,9 +466,9 @@ def batch_viterbi(emissions: Sequence[numpy.ndarray], forced: Sequence[numpy.nda
     length = int(lengths.max())
     psi = numpy.zeros((len(emissions), length, 4), dtype=numpy.float64)
     gaps = numpy.full((len(emissions), length - 1), -1, dtype=numpy.int64)
-    for i, (e, f) in enumerate(zip(emissions, forced)):
+    for i, (e, c) in enumerate(zip(emissions, constraints)):
         psi[i, : len(e)] = e
-        gaps[i, : len(f)] = numpy.where(f, 1, -1)
+        gaps[i, : len(c)] = numpy.where(c, 1, -1) if c.dtype == bool else c
     scores = torch.from_numpy(psi).unsqueeze(2).expand(-1, -1, 4, -1)
     tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
     bounds = tags_to_boundaries(tags).numpy()

@@ -54,3 +54,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E042 = "Pretrained vectors in {mode!r} mode are not supported by the segmenter's embedding (it looks characters up by key): use a vectors table in 'default' mode (`spacy init vectors` without --mode floret)."
     E043 = "The segmenter's model uses pretrained vectors (vectors_width = {width}) but the pipeline's vocab has no vectors: load them first (`spacy init vectors`, then `[initialize] vectors`)."
     E044 = "The segmenter's model has a CRF tagger (scores BMES tags): {what} applies to gap scorers only; set it to {default}."
+    E045 = "Unknown user dictionary mode {mode!r}; expected one of {options}"
+    E046 = "A user dictionary word must be a non-empty string without whitespace, got {word!r}"
+    E047 = "{name} must be at least 1, got {value}"

@@ -3,11 +3,11 @@ import sys
 from pathlib import Path
 from typing import IO, Iterable, Iterator, List, Optional, Union
 
-import numpy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
+from .doc_arrays import token_arrays, words_and_spaces
 from .errors import Errors
 from .readers.base import read_lines, split_lines
 from .segmenter import GDSegmenter
@@ -59,21 +59,12 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
     segmenter = nlp.get_pipe(find_segmenter(nlp, component))
     for batch in minibatch(texts, size=batch_size):
         docs = [nlp.make_doc(text) for text in batch]
-        for doc, doc_scores in zip(docs, segmenter.predict(docs)):
-            yield doc_words(doc) if len(doc) < 2 else _words(doc, segmenter.boundaries(doc, doc_scores))
-
-
-def _words(doc: Doc, boundaries: numpy.ndarray) -> List[str]:
-    """The non-whitespace words of a character doc cut at `boundaries`, by string slicing."""
-    text = doc.text
-    ends = numpy.flatnonzero(boundaries).tolist() + [len(doc) - 1]
-    words, start = [], 0
-    for end in ends:
-        first, last = doc[start], doc[end]
-        if not first.is_space:
-            words.append(text[first.idx : last.idx + len(last)])
-        start = end + 1
-    return words
+        for doc, bounds in zip(docs, segmenter.decode(docs, segmenter.predict(docs))):
+            if bounds is None:
+                yield doc_words(doc)
+            else:
+                words, _ = words_and_spaces(doc, token_arrays(doc), bounds)
+                yield [word for word in words if not word.isspace()]
 
 
 def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:

@@ -48,6 +48,8 @@ from .decoding import (
 from .augment import PseudoWords
 from .doc_arrays import token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
+from .units import inner_gaps
+from .user_dict import UserDictionary, read_user_dict
 from .tagging import aux_gap_scores, crf_boundaries, crf_loss
 
 LOSSES = ("bce", "crf")
@@ -97,6 +99,8 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
         "held_out_priors": False,
         "pseudo_words": 0.0,
         "pseudo_chars": 0.0,
+        "atomic_units": True,
+        "user_dict_bonus": 3.0,
         "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
     },
     default_score_weights={"token_f": 1.0, "token_p": 0.0, "token_r": 0.0, "token_oov_r": 0.0, "token_iv_r": 0.0},
@@ -111,6 +115,8 @@ def make_segmenter(
     pseudo_words: float = 0.0,
     pseudo_chars: float = 0.0,
     bigram_prior_weight: float = 0.0,
+    atomic_units: bool = True,
+    user_dict_bonus: float = 3.0,
 ) -> "GDSegmenter":
     """Create a GD-Transformer word segmenter.
 
@@ -147,11 +153,19 @@ def make_segmenter(
         words replaced by a character that the training words have only
         inside longer words (`spacy_gdcws.augment`), so that the model learns
         that such a character can stand alone. 0 = off.
+    atomic_units (bool): Never split URLs, e-mail addresses, numbers (with
+        decimals, thousands separators, percent), Latin words and grapheme
+        clusters inside (`spacy_gdcws.units`); the model decides only whether
+        they join their neighbours. Decoding only.
+    user_dict_bonus (float): What a "prefer" word of the user dictionary
+        (`add_words`) adds to the boundary logits at its edges (and subtracts
+        inside it).
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight, loss=loss,
                        held_out_priors=held_out_priors, pseudo_words=pseudo_words,
-                       pseudo_chars=pseudo_chars, bigram_prior_weight=bigram_prior_weight)
+                       pseudo_chars=pseudo_chars, bigram_prior_weight=bigram_prior_weight,
+                       atomic_units=atomic_units, user_dict_bonus=user_dict_bonus)
 
 
 class GDSegmenter(TrainablePipe):
@@ -178,6 +192,8 @@ class GDSegmenter(TrainablePipe):
         pseudo_words: float = 0.0,
         pseudo_chars: float = 0.0,
         bigram_prior_weight: float = 0.0,
+        atomic_units: bool = True,
+        user_dict_bonus: float = 3.0,
     ) -> None:
         if not 0.0 < threshold < 1.0:
             raise ValueError(Errors.E013.format(threshold=threshold))
@@ -214,7 +230,37 @@ class GDSegmenter(TrainablePipe):
         # held_out_priors
         self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
         self.train_words = set()
+        self.atomic_units = bool(atomic_units)
+        self.user_dict_bonus = _decoding_weight("user_dict_bonus", user_dict_bonus)
+        # words kept whole or favoured (`add_words`), saved with the component
+        self.user_dict = UserDictionary()
         self._check_tag_settings()
+
+    def add_words(self, words: Iterable[str], mode: str = "force") -> int:
+        """Add words to the user dictionary. "force": each occurrence (by forward
+        maximum matching) is one word, never split and never merged with its
+        neighbours; "prefer": its edges are favoured as boundaries and its inside
+        as no boundary by `user_dict_bonus` logits, and the model may override it.
+        RETURNS (int): the number of words added."""
+        return self.user_dict.add(words, mode)
+
+    def remove_words(self, words: Iterable[str]) -> None:
+        """Remove words from the user dictionary."""
+        self.user_dict.remove(words)
+
+    def gap_rules(self, arrays: Any) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+        """A doc's gap constraints (-1 free, 0 no boundary, 1 boundary) and logit
+        bonuses (None: none) from whitespace, atomic units and the user dictionary
+        (`doc_arrays.TokenArrays` in). Whitespace always wins, then "force" words."""
+        forced = arrays.forced
+        constraints = numpy.where(forced, 1, -1)
+        bias = None
+        if self.atomic_units:
+            constraints[inner_gaps(arrays.text, arrays.idx, arrays.first) & ~forced] = 0
+        if len(self.user_dict):
+            words, bias = self.user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
+            constraints = numpy.where((words >= 0) & ~forced, words, constraints)
+        return constraints, bias
 
     @property
     def scores_tags(self) -> bool:
@@ -339,9 +385,10 @@ class GDSegmenter(TrainablePipe):
         than 2 tokens); a CRF tagger's docs are decoded in one batch."""
         out: List[Optional[numpy.ndarray]] = [None] * len(docs)
         index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
+        rules = [self.gap_rules(token_arrays(docs[i])) for i in index]
         if self.scores_tags:
             self._check_tag_settings()
-            decoded = crf_boundaries([scores[i] for i in index], [token_arrays(docs[i]).forced for i in index])
+            decoded = crf_boundaries([scores[i] for i in index], [c for c, _ in rules], [b for _, b in rules])
             for i, bounds in zip(index, decoded):
                 out[i] = bounds
             return out
@@ -353,24 +400,25 @@ class GDSegmenter(TrainablePipe):
         if self.tag_prior_weight > 0.0:
             index_map, table = self._prior("tags", tag_pmi)
             tag_index = self._prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
-        emissions, forced_gaps, rows = [], [], []
-        for i in index:
+        emissions, constraints, rows = [], [], []
+        for i, (constraint, bias) in zip(index, rules):
             logits = numpy.asarray(scores[i])[:, 0] - self._threshold_logit
             arrays = token_arrays(docs[i])
-            forced = arrays.forced
+            if bias is not None:
+                logits = logits + bias
             if self.bigram_prior_weight > 0.0:
                 codes = prior_codes(arrays.first, arrays.length)
                 logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*gap_keys_from_codes(codes))
             if not chain:
-                out[i] = (logits > 0) | forced
+                out[i] = numpy.where(constraint >= 0, constraint == 1, logits > 0)
                 continue
             pairs = None
             if self.tag_prior_weight > 0.0:
                 pairs = self.tag_prior_weight * table[tag_index.rows_of(arrays.codes)]
             emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs))
-            forced_gaps.append(forced)
+            constraints.append(constraint)
             rows.append(i)
-        for i, bounds in zip(rows, batch_viterbi(emissions, forced_gaps)):
+        for i, bounds in zip(rows, batch_viterbi(emissions, constraints)):
             out[i] = bounds
         return out
 
@@ -544,14 +592,24 @@ class GDSegmenter(TrainablePipe):
         get_examples: Callable[[], Iterable[Example]],
         *,
         nlp: Optional[Language] = None,
+        user_dict: Optional[Union[str, Path]] = None,
+        user_dict_mode: str = "force",
     ) -> None:
         """Check the training data and record its vocabulary (for OOV recall,
         the dictionary features and the n-gram vocabulary).
+
+        user_dict (Optional[Union[str, Path]]): A user dictionary file to load
+            (`[initialize.components.NAME] user_dict = "words.txt"`): one word
+            per line, optionally followed by its mode (`user_dict.read_user_dict`).
+        user_dict_mode (str): The mode of words given without one.
 
         The torch module is built eagerly from the config, so there is no
         shape inference to do here.
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
+        if user_dict is not None:
+            for word, mode in read_user_dict(user_dict, user_dict_mode):
+                self.user_dict.add([word], mode)
         if self.model.attrs.get(ENSEMBLE_ATTR):
             raise ValueError(Errors.E036)
         counts: Counter = Counter()
@@ -631,6 +689,7 @@ class GDSegmenter(TrainablePipe):
             "model": lambda: self.model.to_bytes(),
             "words": lambda: srsly.msgpack_dumps(sorted(self.train_words)),
             "pairs": lambda: b"" if self.pair_counts is None else self.pair_counts.to_bytes(),
+            "user_dict": lambda: srsly.json_dumps(self.user_dict.to_list()),
         }
         if hasattr(self, "vocab"):
             serialize["vocab"] = lambda: self.vocab.to_bytes(exclude=exclude)
@@ -643,6 +702,7 @@ class GDSegmenter(TrainablePipe):
             "model": lambda b: self.model.from_bytes(b),
             "words": lambda b: setattr(self, "train_words", set(srsly.msgpack_loads(b))),
             "pairs": lambda b: setattr(self, "pair_counts", PairCounts.from_bytes(b) if b else None),
+            "user_dict": lambda b: setattr(self, "user_dict", UserDictionary.from_list(srsly.json_loads(b))),
         }
         if hasattr(self, "vocab"):
             deserialize["vocab"] = lambda b: self.vocab.from_bytes(b, exclude=exclude)
@@ -657,6 +717,7 @@ class GDSegmenter(TrainablePipe):
             "model": lambda p: self.model.to_disk(p),
             "words.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(self.train_words)), encoding="utf8"),
             "pairs": lambda p: None if self.pair_counts is None else p.write_bytes(self.pair_counts.to_bytes()),
+            "user_dict.json": lambda p: srsly.write_json(p, self.user_dict.to_list()),
         }
         if hasattr(self, "vocab"):
             serialize["vocab"] = lambda p: self.vocab.to_disk(p, exclude=exclude)
@@ -669,6 +730,9 @@ class GDSegmenter(TrainablePipe):
             "model": lambda p: self.model.from_disk(p),
             "words.txt": lambda p: setattr(self, "train_words", _read_words(p)),
             "pairs": lambda p: setattr(self, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
+            # pipelines saved before the user dictionary have none
+            "user_dict.json": lambda p: setattr(
+                self, "user_dict", UserDictionary.from_list(srsly.read_json(p)) if p.exists() else UserDictionary()),
         }
         if hasattr(self, "vocab"):
             deserialize["vocab"] = lambda p: self.vocab.from_disk(p, exclude=exclude)

@@ -26,20 +26,28 @@ def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -
     return psi, gaps, lengths
 
 
-def crf_boundaries(scores: Sequence[numpy.ndarray], forced: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
+def crf_boundaries(scores: Sequence[numpy.ndarray], constraints: Sequence[numpy.ndarray],
+                   bias: Optional[Sequence[Optional[numpy.ndarray]]] = None) -> List[numpy.ndarray]:
     """The Viterbi segmentation of each doc under its CRF potentials.
 
-    scores: one (n, >= 16) array per doc (n >= 1). forced: one bool (n - 1,)
-        array per doc, the gaps that must be boundaries.
+    scores: one (n, >= 16) array per doc (n >= 1). constraints: one (n - 1,)
+        array per doc: -1 free, 0 no boundary, 1 boundary (bool arrays: True =
+        must be a boundary). bias: per doc None or (n - 1,) boundary-logit
+        bonuses (the user dictionary's "prefer" words).
     RETURNS (List[numpy.ndarray]): bool (n - 1,) per doc, True = a word ends at gap j.
     """
     import torch
 
-    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
+    from .nn.crf import AFTER, allowed_steps, tags_to_boundaries, viterbi_tags
 
     if not scores:
         return []
-    psi, gaps, lengths = _pad(scores, [numpy.where(f, 1, -1) for f in forced])
+    gap_values = [numpy.where(c, 1, -1) if c.dtype == bool else c for c in constraints]
+    psi, gaps, lengths = _pad(scores, gap_values)
+    sign = numpy.asarray(AFTER, dtype=numpy.float32) - 0.5  # +1/2 for tags with a boundary after, -1/2 without
+    for i, b in enumerate(bias or []):
+        if b is not None and len(b):
+            psi[i, : len(b)] += (b[:, None] * sign[None, :]).astype(numpy.float32)[:, None, :]
     gaps_t = torch.from_numpy(gaps)
     tags = viterbi_tags(torch.from_numpy(psi), allowed_steps(gaps_t, psi.shape[1]), torch.from_numpy(lengths))
     bounds = tags_to_boundaries(tags).numpy() if psi.shape[1] > 1 else numpy.zeros((len(scores), 0), dtype=bool)

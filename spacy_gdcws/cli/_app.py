@@ -1,5 +1,10 @@
 """The typer application that every subcommand registers on."""
+import re
+import sys
+from typing import NoReturn
+
 import typer
+from wasabi import msg
 
 app = typer.Typer(
     name="spacy-gdcws",
@@ -8,7 +13,29 @@ app = typer.Typer(
     add_completion=False,
 )
 
+# a coded message of this package, spaCy or thinc: "[E123] ..."
+_CODED = re.compile(r"^\[[EW]\d{3,}\]")
+
 
 @app.callback()
 def main() -> None:
     """Convert corpora, segment text, score segmentations."""
+
+
+def fail(message: str) -> NoReturn:
+    """Report a user error in one line on stderr and exit with status 1."""
+    msg.fail(message, exits=1)
+    raise SystemExit(1)  # pragma: no cover (msg.fail exits)
+
+
+def run() -> None:
+    """The command line: a coded error (a mistake in the input, the arguments or
+    a model file) is one line on stderr and exit status 1, not a traceback."""
+    try:
+        app()
+    except (ValueError, OSError, KeyError) as e:
+        text = str(e.args[0]) if e.args else str(e)
+        if not _CODED.match(text):
+            raise
+        print(f"✘ {text}", file=sys.stderr)
+        sys.exit(1)

@@ -8,8 +8,11 @@ import typer
 from tqdm import tqdm
 from wasabi import msg
 
-from ..segment import read_text_lines, segment_lines, write_segmented
-from ._app import app
+from ..errors import Errors
+from ..io import atomic_writer
+from ..segment import find_segmenter, read_text_lines, segment_lines, write_segmented
+from ..user_dict import read_user_dict
+from ._app import app, fail
 
 
 @app.command("segment")
@@ -21,19 +24,30 @@ def segment_cli(
     batch_size: int = typer.Option(256, "--batch-size", "-b", help="Lines per nlp.pipe batch"),
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, -1 for CPU"),
+    user_dict: Optional[Path] = typer.Option(None, "--user-dict", "-u", help="User dictionary: one word per line, optionally followed by force|prefer"),
+    user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force or prefer"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
-    exactly one output line: the words separated by the delimiter."""
+    exactly one output line: the words separated by the delimiter. The output
+    file appears whole or not at all (written to a temporary file, then renamed)."""
+    if batch_size < 1:
+        fail(Errors.E047.format(name="--batch-size", value=batch_size))
+    if n_process < 1:
+        fail(Errors.E047.format(name="--n-process", value=n_process))
     if gpu_id >= 0:
         spacy.require_gpu(gpu_id)
     nlp = spacy.load(model)
+    if user_dict is not None:
+        segmenter = nlp.get_pipe(find_segmenter(nlp))
+        words = read_user_dict(user_dict, user_dict_mode)
+        for word, mode in words:
+            segmenter.add_words([word], mode)
     lines = read_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty()
     docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), total=len(lines), disable=not show, unit="line")
     if output_path is None:
         write_segmented(docs, sys.stdout, delimiter)
         return
-    output_path.parent.mkdir(parents=True, exist_ok=True)
-    with output_path.open("w", encoding="utf8") as out:
+    with atomic_writer(output_path) as out:
         n = write_segmented(docs, out, delimiter)
     msg.good(f"{n} lines -> {output_path}")

@@ -1,0 +1,81 @@
+"""Atomic units: spans that are never split inside (URLs, e-mail addresses, numbers, Latin words,
+grapheme clusters). The segmenter decides only whether a unit joins its neighbours."""
+import re
+import unicodedata
+from typing import List, Tuple
+
+import numpy
+
+# order matters: earlier patterns win where matches overlap (a URL contains words and numbers)
+_URL = r"(?:(?:https?|ftp)://|www\.)[A-Za-z0-9\-._~:/?#\[\]@!$&'*+,;=%]+(?<![.,;:!?'])"
+_EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
+# digits of any script and width, thousands separators, a decimal part, a percent sign
+_NUMBER = r"[+\-]?\d+(?:[,，]\d{3})*(?:[.．]\d+)?[%％‰]?"
+_LATIN = r"[A-Za-zＡ-Ｚａ-ｚ]+(?:['’][A-Za-z]+)*"
+UNIT_PATTERN = re.compile("|".join(f"(?:{p})" for p in (_URL, _EMAIL, _NUMBER, _LATIN)))
+UNIT_KINDS = ("url", "email", "number", "latin")
+
+_ZWJ = 0x200D
+_MARKS = ("Mn", "Me", "Mc")
+
+
+def _continues(points: numpy.ndarray) -> numpy.ndarray:
+    """Per code point: whether it continues the grapheme cluster before it by its
+    own kind (combining mark, zero-width joiner, variation selector, emoji
+    modifier, tag character), looked up once per distinct code point."""
+    if not len(points):
+        return numpy.zeros(0, dtype=bool)
+    unique, inverse = numpy.unique(points, return_inverse=True)
+    table = numpy.fromiter((_is_continuation(int(cp)) for cp in unique), dtype=bool, count=len(unique))
+    return table[inverse.reshape(-1)]
+
+
+def _is_continuation(cp: int) -> bool:
+    if cp == _ZWJ or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF or 0x1F3FB <= cp <= 0x1F3FF:
+        return True
+    if 0xE0020 <= cp <= 0xE007F:
+        return True
+    return cp < 0x110000 and unicodedata.category(chr(cp)) in _MARKS
+
+
+def grapheme_gaps(points: numpy.ndarray) -> numpy.ndarray:
+    """Gaps (len - 1,) between code points of one extended grapheme cluster:
+    before a continuation (`_continues`), after a zero-width joiner, and inside
+    a pair of regional indicators (a flag)."""
+    points = numpy.asarray(points, dtype=numpy.int64)
+    if len(points) < 2:
+        return numpy.zeros(0, dtype=bool)
+    inside = _continues(points[1:]) | (points[:-1] == _ZWJ)
+    regional = (points >= 0x1F1E6) & (points <= 0x1F1FF)
+    if regional[:-1].any():
+        for run_start in numpy.flatnonzero(regional & ~numpy.concatenate([[False], regional[:-1]])).tolist():
+            j = run_start
+            while j + 1 < len(points) and regional[j] and regional[j + 1]:
+                inside[j] = True  # pair j, j + 1; the next pair starts at j + 2
+                j += 2
+    return inside
+
+
+def unit_spans(text: str) -> List[Tuple[int, int]]:
+    """Character spans [start, end) of the URLs, e-mail addresses, numbers and
+    Latin words of `text` (2 characters or more; grapheme clusters: `grapheme_gaps`)."""
+    return [(m.start(), m.end()) for m in UNIT_PATTERN.finditer(text) if m.end() - m.start() > 1]
+
+
+def inner_gaps(text: str, idx: numpy.ndarray, first: numpy.ndarray) -> numpy.ndarray:
+    """Token gaps that lie inside an atomic unit (bool, len(idx) - 1).
+
+    text: the doc's text; idx, first: each token's character offset and first
+    code point (`doc_arrays.TokenArrays`). Gap j (between tokens j and j + 1)
+    is inside a unit when both tokens start in it.
+    """
+    n = len(idx)
+    if n < 2:
+        return numpy.zeros(0, dtype=bool)
+    inside = grapheme_gaps(first)
+    for start, end in unit_spans(text):
+        a = int(numpy.searchsorted(idx, start))
+        b = int(numpy.searchsorted(idx, end)) - 1  # the last token starting inside the unit
+        if b > a:
+            inside[a:b] = True
+    return inside
