@@ -428,13 +428,17 @@ _TAG_AFTER = numpy.asarray([0, 0, 1, 1])
 
 
 def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
-                        pairs: Optional[numpy.ndarray] = None) -> numpy.ndarray:
+                        pairs: Optional[numpy.ndarray] = None,
+                        breaks: Optional[numpy.ndarray] = None) -> numpy.ndarray:
     """Per-token BMES tag scores (n + 1, 4) whose best agreeing sequence is
     `viterbi(logits, log_trans, weight, forced, pairs)`'s labelling (the
     scores differ by a constant per labelling-independent term only).
 
     logits (numpy.ndarray): (n,) boundary logits shifted by the threshold's logit.
     pairs (Optional[numpy.ndarray]): (n + 1, 2, 2) weighted tag scores (`tag_potentials`).
+    breaks (Optional[numpy.ndarray]): bool (n + 1,), line-break tokens: a line
+        is decoded as if it were a doc of its own (no transition between a
+        gap next to a line break and the gap beyond it).
     """
     logits = numpy.asarray(logits, dtype=numpy.float64)
     n = len(logits)
@@ -442,7 +446,13 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
     label_scores = numpy.stack([-numpy.logaddexp(0.0, logits), -numpy.logaddexp(0.0, -logits)], axis=1)  # (n, 2)
     emit[:n] += label_scores[:, _TAG_AFTER]
     if weight > 0.0 and n > 1:
-        emit[1:n] += weight * numpy.asarray(log_trans, dtype=numpy.float64)[_TAG_BEFORE, _TAG_AFTER][None, :]
+        trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)[_TAG_BEFORE, _TAG_AFTER][None, :]
+        if breaks is None:
+            emit[1:n] += trans
+        else:
+            breaks = numpy.asarray(breaks, dtype=bool)
+            inside = ~breaks[: n - 1] & ~breaks[2:]  # tokens 1..n-1 whose two gaps lie in one line
+            emit[1:n] += trans * inside[:, None]
     if pairs is not None:
         emit += numpy.asarray(pairs, dtype=numpy.float64)[:, _TAG_BEFORE, _TAG_AFTER]
     return emit
@@ -481,8 +491,11 @@ def prior_codes(first: numpy.ndarray, length: numpy.ndarray) -> numpy.ndarray:
     return numpy.where(length == 1, first, _OTHER).astype(numpy.uint64)
 
 
-def gap_keys_from_codes(c: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """`gap_keys` from the tokens' codes (`prior_codes`)."""
+def gap_keys_from_codes(c: numpy.ndarray, breaks: Optional[numpy.ndarray] = None
+                        ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """`gap_keys` from the tokens' codes (`prior_codes`); with `breaks` (bool,
+    line-break tokens), a line's first and last characters see the line's edge
+    as the doc's start and end, so a line's priors do not depend on its neighbours."""
     if len(c) < 2:
         empty = numpy.zeros(0, dtype=numpy.uint64)
         return empty, empty, empty
@@ -490,6 +503,10 @@ def gap_keys_from_codes(c: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray,
     pair = (c[:-1] << numpy.uint64(21)) | c[1:]
     before = numpy.concatenate([numpy.asarray([_START], dtype=numpy.uint64), c[:-2]])
     after = numpy.concatenate([c[2:], numpy.asarray([_END], dtype=numpy.uint64)])
+    if breaks is not None:
+        breaks = numpy.asarray(breaks, dtype=bool)
+        before[1:][breaks[:-2]] = _START
+        after[:-1][breaks[2:]] = _END
     return pair, (before << numpy.uint64(42)) | pair, (pair << numpy.uint64(21)) | after
 
 

@@ -408,14 +408,15 @@ class GDSegmenter(TrainablePipe):
                 logits = logits + bias
             if self.bigram_prior_weight > 0.0:
                 codes = prior_codes(arrays.first, arrays.length)
-                logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*gap_keys_from_codes(codes))
+                keys = gap_keys_from_codes(codes, arrays.breaks)
+                logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
             if not chain:
                 out[i] = numpy.where(constraint >= 0, constraint == 1, logits > 0)
                 continue
             pairs = None
             if self.tag_prior_weight > 0.0:
                 pairs = self.tag_prior_weight * table[tag_index.rows_of(arrays.codes)]
-            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs))
+            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, arrays.breaks))
             constraints.append(constraint)
             rows.append(i)
         for i, bounds in zip(rows, batch_viterbi(emissions, constraints)):
