@@ -50,14 +50,18 @@ class InPlacePyTorchShim(PyTorchShim):
             return super().begin_update(inputs)
 
     def predict(self, inputs: ArgsKwargs) -> Any:
-        """Run the module in eval mode under `torch.inference_mode`."""
+        """Run the module in eval mode under `torch.inference_mode` (thread-safe:
+        concurrent predictions never change the module's state)."""
         import torch
 
-        self._model.eval()
+        # eval mode stays set until the next update (whose begin_update sets train
+        # mode): toggling it back after every call would let one thread's call
+        # switch dropout on under another thread's prediction
+        if self._model.training:
+            self._model.eval()
         with torch.inference_mode():
             with torch.autocast(device_type=self.device.type, dtype=torch.bfloat16, enabled=self._mixed_precision):
                 outputs = self._model(*inputs.args, **inputs.kwargs)
-        self._model.train()
         return outputs
 
     def finish_update(self, optimizer: Optimizer) -> None:
