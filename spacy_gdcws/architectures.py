@@ -221,7 +221,7 @@ def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_r
     if (ngram_holdout or ngram_dropout) and not ngram_vocab:
         raise ValueError(Errors.E027)
     if not 0.0 <= ngram_dropout < 1.0:
-        raise ValueError(f"[E022] ngram_dropout must be in [0, 1), got {ngram_dropout}")
+        raise ValueError(f"[E053] ngram_dropout must be in [0, 1), got {ngram_dropout}")
     if holdout_folds < 0 or holdout_folds == 1:
         raise ValueError(Errors.E029.format(value=holdout_folds))
     return {

@@ -17,21 +17,22 @@ class Warnings(metaclass=ErrorsWithCodes):
 
 
 class Errors(metaclass=ErrorsWithCodes):
-    # E001-E010 are raised by spacy_gdcws.nn, which must not import this module's package deps
+    # E001-E010 and E051-E062 are raised inline by spacy_gdcws.nn (torch only); docs/errors.md lists every code
     E011 = "window must be at least 2 characters, got {window}"
     E012 = ("The gdcws_segmenter has no labels: it predicts word boundaries. "
             "add_label('{label}') is not supported.")
     E013 = "threshold must be between 0 and 1, got {threshold}"
     E014 = ("The gdcws_segmenter expects the character pretokenizer ({hint}); got a doc whose "
-            "token '{token}' has {n} characters. Set [nlp.tokenizer] segmenter = \"char\".")
+            "token '{token}' has {n} characters: on words it would do nothing. Set [nlp.tokenizer] "
+            "@tokenizers = \"spacy_gdcws.ChineseCharTokenizer.v1\" (or spacy.zh.ChineseTokenizer with segmenter \"char\").")
     E015 = "{path}:{line}: {message}"
     E016 = "Cannot read {path}: {message}"
     E017 = "Unknown corpus format {fmt!r}; expected one of {options}"
     E018 = "dev_fraction must be in [0, 1), got {value}"
     E019 = "No training examples with gold segmentation were found: cannot initialize the segmenter."
-    E020 = "The prediction file has {n_pred} lines but the gold file has {n_gold}: they must be line-aligned."
+    E020 = "The segmentation {test} has {n_pred} lines but the gold file {gold} has {n_gold}: they must be line-aligned ({shorter} ends before line {line})."
     E021 = "warmup must be a positive number of steps, got {warmup}"
-    # E022 is raised by spacy_gdcws.nn.GDConfig (dropout rate or gaussian_mode invalid)
+    # E022 (lexicon_max_len) is raised inline by spacy_gdcws.nn.GDConfig and CharEmbed.v1
     E023 = "Document {i}: the predicted and the gold text differ (beyond whitespace); they cannot be aligned on characters."
     E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.quantize): it can predict but cannot be updated or saved. Load the float pipeline again for that."
     E026 = "The model uses dictionary features (lexicon_max_len > 0) but has no dictionary: initialize the gdcws_segmenter (it records the training words) or load a trained one."
@@ -57,3 +58,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E045 = "Unknown user dictionary mode {mode!r}; expected one of {options}"
     E046 = "A user dictionary word must be a non-empty string without whitespace, got {word!r}"
     E047 = "{name} must be at least 1, got {value}"
+    E048 = "{test}:{line}: the characters differ from the gold file {gold} at this line (beyond the spaces between words): the files are not line-aligned or the text was changed."
+    E049 = "Nothing to score: the gold file has {n_gold} words and the segmentation {n_pred}."
+    E050 = "--digits must be between 1 and 10, got {value}"
+    E063 = "{path} is missing: the saved segmenter is incomplete (its checksums.json lists it). Save the pipeline again."
+    E064 = "{path} does not match the checksum it was saved with: the file is corrupt or was changed. Save the pipeline again."
+    E065 = "{path} is missing or empty, but the segmenter's model uses dictionary features from its training words: the saved segmenter is incomplete."

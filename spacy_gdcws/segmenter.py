@@ -1,4 +1,7 @@
 """The `gdcws_segmenter` pipeline component: merges character tokens into words."""
+import math
+import os
+import shutil
 import warnings
 from collections import Counter
 from functools import partial
@@ -48,6 +51,7 @@ from .decoding import (
 from .augment import PseudoWords
 from .doc_arrays import token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
+from .io import replace_dir, verify_checksums, write_checksums
 from .units import inner_gaps
 from .user_dict import UserDictionary, read_user_dict
 from .tagging import aux_gap_scores, crf_boundaries, crf_loss
@@ -353,7 +357,10 @@ class GDSegmenter(TrainablePipe):
         docs (Iterable[Doc]): The docs, still in characters.
         RETURNS (List[Floats2d]): One (len(doc) - 1, n_scores) array per doc.
         """
-        return self.model.predict(list(docs))
+        docs = list(docs)
+        for doc in docs:
+            check_char_tokens(doc)
+        return self.model.predict(docs)
 
     def __call__(self, doc: Doc) -> Doc:
         """Segment one character doc: RETURNS a new doc of words (same text,
@@ -622,6 +629,7 @@ class GDSegmenter(TrainablePipe):
         for eg in get_examples():
             if not _has_known_spaces(eg):
                 continue
+            check_char_tokens(eg.predicted)
             decoding.add(eg)
             words = [t.text for t in eg.reference if not t.is_space]
             counts.update(words)
@@ -722,7 +730,18 @@ class GDSegmenter(TrainablePipe):
         }
         if hasattr(self, "vocab"):
             serialize["vocab"] = lambda p: self.vocab.to_disk(p, exclude=exclude)
-        util.to_disk(path, serialize, exclude)
+        # write beside the target, with checksums, then move into place: a failed
+        # save leaves the previous folder (or none), never a half-written one
+        tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
+        try:
+            util.to_disk(tmp, serialize, exclude)
+            write_checksums(tmp)
+            replace_dir(tmp, path)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":
         path = Path(path)
@@ -737,8 +756,16 @@ class GDSegmenter(TrainablePipe):
         }
         if hasattr(self, "vocab"):
             deserialize["vocab"] = lambda p: self.vocab.from_disk(p, exclude=exclude)
+        verify_checksums(path)  # E063 / E064 (pipelines saved before 2026-11-25 have none)
         util.from_disk(path, deserialize, exclude)
+        self._check_words_loaded(path / "words.txt")
         return self
+
+    def _check_words_loaded(self, path: Path) -> None:
+        """E065 if the model needs its training words (dictionary features) and none were loaded."""
+        uses_lexicon = any(node.attrs.get("lexicon_max_len") for node in self.model.walk())
+        if uses_lexicon and not self.train_words:
+            raise ValueError(Errors.E065.format(path=path))
 
 
 def _read_words(path: Path) -> Set[str]:
@@ -765,10 +792,14 @@ def _bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: i
 
 
 def _decoding_weight(name: str, value: float) -> float:
-    """A checked Viterbi weight (E030 unless >= 0)."""
-    if not value >= 0.0:
+    """A checked decoding weight (E030 unless finite and >= 0)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(Errors.E030.format(name=name, value=value)) from None
+    if not (number >= 0.0 and math.isfinite(number)):
         raise ValueError(Errors.E030.format(name=name, value=value))
-    return float(value)
+    return number
 
 
 class _DecodingCounts:
@@ -794,6 +825,16 @@ def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[
     doc = eg.predicted
     forced = forced_boundaries(doc) if len(doc) > 1 else numpy.zeros(0, dtype=bool)
     return [t.text for t in doc], gaps[0], gaps[1], forced
+
+
+def check_char_tokens(doc: Doc) -> None:
+    """E014 unless every token of the doc that is not whitespace is one
+    character (the segmenter merges characters: on words it would do nothing)."""
+    arrays = token_arrays(doc)
+    wide = numpy.flatnonzero(~arrays.is_space & (arrays.length > 1))
+    if len(wide):
+        token = doc[int(wide[0])]
+        raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
 
 
 def forced_boundaries(doc: Doc) -> numpy.ndarray:

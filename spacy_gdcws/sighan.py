@@ -41,11 +41,11 @@ class SighanScore:
     def to_dict(self) -> Dict[str, Union[int, float, None]]:
         return asdict(self)
 
-    def summary(self) -> str:
-        """The script's summary lines (same rounding: "%2.3f")."""
+    def summary(self, digits: int = 3) -> str:
+        """The script's summary lines (same rounding: "%2.3f"; `digits` for more)."""
 
         def fmt(value: Optional[float]) -> str:
-            return "--" if value is None else f"{value:2.3f}"
+            return "--" if value is None else f"{value:2.{digits}f}"
 
         return "\n".join(
             [
@@ -138,7 +138,7 @@ def score_lines(dictionary: Set[bytes], gold: Iterable[bytes], test: Iterable[by
                 oov_missed += not in_dict
                 iv_missed += in_dict
     if true_count == 0 or test_count == 0:
-        raise ValueError(Errors.E020.format(n_pred=test_count, n_gold=true_count))
+        raise ValueError(Errors.E049.format(n_pred=test_count, n_gold=true_count))
     recall = (true_count - recall_missed) / true_count
     precision = (test_count - precision_err) / test_count
     f = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
@@ -155,8 +155,25 @@ def score_lines(dictionary: Set[bytes], gold: Iterable[bytes], test: Iterable[by
 
 
 def score_files(dictionary: Union[str, Path], gold: Union[str, Path], test: Union[str, Path]) -> SighanScore:
-    """`perl score DICT GOLD TEST`, in Python."""
-    return score_lines(read_dictionary(dictionary), _lines(gold), _lines(test))
+    """`perl score DICT GOLD TEST`, in Python, after checking that the two files
+    are line-aligned (E020) and segment the same characters on every line (E048):
+    the perl script silently scores misaligned files."""
+    gold_lines, test_lines = _lines(gold), _lines(test)
+    check_aligned(gold_lines, test_lines, gold, test)
+    return score_lines(read_dictionary(dictionary), gold_lines, test_lines)
+
+
+def check_aligned(gold: List[bytes], test: List[bytes], gold_name: Union[str, Path], test_name: Union[str, Path]) -> None:
+    """Raise E020 if the files' line counts differ (naming the first line one
+    lacks) and E048 at the first line whose characters differ beyond
+    whitespace (the word separators)."""
+    if len(gold) != len(test):
+        shorter = test_name if len(test) < len(gold) else gold_name
+        raise ValueError(Errors.E020.format(test=test_name, n_pred=len(test), gold=gold_name, n_gold=len(gold),
+                                            shorter=shorter, line=min(len(gold), len(test)) + 1))
+    for i, (g, t) in enumerate(zip(gold, test), 1):
+        if b"".join(split_line(g)) != b"".join(split_line(t)):
+            raise ValueError(Errors.E048.format(test=test_name, gold=gold_name, line=i))
 
 
 def _lines(path: Union[str, Path]) -> List[bytes]:

@@ -162,5 +162,5 @@ def test_gaussian_bias_makes_attention_local():
     w_paper = GaussianDirectionalAttention(32, 4, 0.0).eval()._weights(q, k, mask, gaussian_weights(30, 1.0))
     assert w_local[0, :, 0, 12:].sum(-1).max().item() < 1e-6
     assert w_paper[0, :, 0, 12:].sum(-1).min().item() > 0.1
-    with pytest.raises(ValueError, match="E022"):
+    with pytest.raises(ValueError, match="E052"):
         GDConfig(**SMALL, gaussian_mode="add")

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import typer
 
+from ..errors import Errors
 from ..sighan import score_files
-from ._app import app
+from ._app import app, fail
 
 
 @app.command("score")
@@ -14,7 +15,12 @@ def score_cli(
     gold: Path = typer.Argument(..., exists=True, help="Gold segmentation"),
     test: Path = typer.Argument(..., exists=True, help="Segmentation to score, line-aligned with gold"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of the script's summary"),
+    digits: int = typer.Option(3, "--digits", help="Decimals in the summary (the perl script prints 3)"),
 ) -> None:
-    """Score a segmentation like `perl score DICT GOLD TEST` (same figures, same digits)."""
+    """Score a segmentation like `perl score DICT GOLD TEST` (same figures, same digits
+    by default). Files that are not line-aligned, or whose lines hold other
+    characters than the gold's, are an error (the perl script scores them silently)."""
+    if not 1 <= digits <= 10:
+        fail(Errors.E050.format(value=digits))
     result = score_files(dictionary, gold, test)
-    typer.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.summary())
+    typer.echo(json.dumps(result.to_dict(), indent=2) if as_json else result.summary(digits))

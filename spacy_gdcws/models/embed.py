@@ -59,7 +59,7 @@ def build_char_embed(
         raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {lexicon_max_len}")
     for name, rate in (("dropout", dropout), ("lexicon_dropout", lexicon_dropout)):
         if not 0.0 <= rate < 1.0:
-            raise ValueError(f"[E022] {name} must be in [0, 1), got {rate}")
+            raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
     n_lexicon = 2 * (lexicon_max_len - 1) if lexicon_max_len else 0
     embed = CharEmbedding(width, char_rows, bigrams, bigram_rows, bigram_width, n_lexicon, lexicon_dropout,
                           positions, dropout, vectors_width)

@@ -19,7 +19,7 @@ class BiLSTMEncoder(nn.Module):
     def __init__(self, width: int, depth: int = 1, dropout: float = 0.0) -> None:
         super().__init__()
         if width % 2:
-            raise ValueError(f"[E010] the BiLSTM width must be even, got {width}")
+            raise ValueError(f"[E062] the BiLSTM width must be even, got {width}")
         self.width = width
         self.lstm = nn.LSTM(width, width // 2, num_layers=depth, bidirectional=True, batch_first=True,
                             dropout=dropout if depth > 1 else 0.0)

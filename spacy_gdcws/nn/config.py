@@ -95,9 +95,9 @@ class GDConfig:
         for name in ("dropout", "attention_dropout", "embedding_dropout", "lexicon_dropout"):
             rate = getattr(self, name)
             if rate is not None and not 0.0 <= rate < 1.0:
-                raise ValueError(f"[E022] {name} must be in [0, 1), got {rate}")
+                raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
         if self.gaussian_mode not in ("multiply", "bias"):
-            raise ValueError(f"[E022] gaussian_mode must be 'multiply' or 'bias', got {self.gaussian_mode!r}")
+            raise ValueError(f"[E052] gaussian_mode must be 'multiply' or 'bias', got {self.gaussian_mode!r}")
         if self.sigma <= 0:
             raise ValueError(f"[E007] sigma must be positive, got {self.sigma}")
         if self.char_rows < 1 or self.char_seeds < 1:

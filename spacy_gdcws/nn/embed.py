@@ -74,7 +74,7 @@ class CharEmbedding(nn.Module):
     def set_vectors(self, table: torch.Tensor) -> None:
         """Copy a pretrained vectors table (n, vectors_width) into the layer (frozen)."""
         if table.shape[1] != self.vectors_width:
-            raise ValueError(f"[E010] the vectors table has width {table.shape[1]}, the embedding expects "
+            raise ValueError(f"[E057] the vectors table has width {table.shape[1]}, the embedding expects "
                              f"vectors_width = {self.vectors_width}")
         self.vectors = table.detach().to(device=self.char_embed.weight.device, dtype=torch.float32).clone()
 
@@ -97,14 +97,14 @@ class CharEmbedding(nn.Module):
             emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
         if self.n_lexicon_features:
             if lexicon is None:
-                raise ValueError("[E010] this model uses dictionary features but none were given")
+                raise ValueError("[E055] this model uses dictionary features but none were given")
             if self.training and self.lexicon_dropout > 0:
                 keep = torch.rand_like(lexicon) >= self.lexicon_dropout
                 lexicon = lexicon * keep
             emb = emb + self.lexicon_proj(lexicon.to(emb.dtype))
         if self.vectors_width:
             if vectors is None:
-                raise ValueError("[E010] this model uses pretrained vectors but no vector rows were given")
+                raise ValueError("[E056] this model uses pretrained vectors but no vector rows were given")
             found = (vectors >= 0).unsqueeze(-1)
             if len(self.vectors):
                 rows = self.vectors[vectors.clamp(min=0, max=len(self.vectors) - 1)] * found

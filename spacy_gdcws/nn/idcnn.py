@@ -29,9 +29,9 @@ class IteratedDilatedCNN(nn.Module):
                  dropout: float = 0.0) -> None:
         super().__init__()
         if kernel % 2 != 1 or kernel < 3:
-            raise ValueError(f"[E010] the convolution width must be odd and at least 3, got {kernel}")
+            raise ValueError(f"[E059] the convolution width must be odd and at least 3, got {kernel}")
         if iterations < 1 or not dilations or min(dilations) < 1:
-            raise ValueError("[E010] the ID-CNN needs at least one iteration and positive dilations")
+            raise ValueError("[E060] the ID-CNN needs at least one iteration and positive dilations")
         self.width = width
         self.dilations = tuple(int(d) for d in dilations)
         self.iterations = iterations

@@ -26,7 +26,7 @@ class SegmentationNet(nn.Module):
         super().__init__()
         for inner, outer, what in ((embed, encoder, "embed and encoder"), (encoder, head, "encoder and scorer")):
             if getattr(inner, "width", None) != getattr(outer, "width", None):
-                raise ValueError(f"[E010] the widths of the {what} differ: {getattr(inner, 'width', None)} "
+                raise ValueError(f"[E058] the widths of the {what} differ: {getattr(inner, 'width', None)} "
                                  f"vs {getattr(outer, 'width', None)}; give both the same width")
         self.embed = embed
         self.encoder = encoder

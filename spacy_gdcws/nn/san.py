@@ -34,7 +34,7 @@ class LocalSelfAttentionEncoder(nn.Module):
     def __init__(self, width: int, depth: int, n_heads: int, d_ff: int, radius: int, dropout: float) -> None:
         super().__init__()
         if radius < 1:
-            raise ValueError(f"[E010] the attention radius must be at least 1, got {radius}")
+            raise ValueError(f"[E061] the attention radius must be at least 1, got {radius}")
         self.width = width
         self.radius = radius
         self.layers = nn.ModuleList(EncoderLayer(width, n_heads, d_ff, dropout, pre_norm=True) for _ in range(depth))
