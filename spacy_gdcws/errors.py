@@ -64,3 +64,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E063 = "{path} is missing: the saved segmenter is incomplete (its checksums.json lists it). Save the pipeline again."
     E064 = "{path} does not match the checksum it was saved with: the file is corrupt or was changed. Save the pipeline again."
     E065 = "{path} is missing or empty, but the segmenter's model uses dictionary features from its training words: the saved segmenter is incomplete."
+    E066 = "The text is not valid Unicode: a lone surrogate ({char}) near character {position}. Decode the input with errors='replace' or fix it."

@@ -199,8 +199,7 @@ class GDSegmenter(TrainablePipe):
         atomic_units: bool = True,
         user_dict_bonus: float = 3.0,
     ) -> None:
-        if not 0.0 < threshold < 1.0:
-            raise ValueError(Errors.E013.format(threshold=threshold))
+        threshold = _threshold_value(threshold)
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -304,9 +303,7 @@ class GDSegmenter(TrainablePipe):
 
     @threshold.setter
     def threshold(self, value: float) -> None:
-        if not 0.0 < value < 1.0:
-            raise ValueError(Errors.E013.format(threshold=value))
-        self.cfg["threshold"] = value
+        self.cfg["threshold"] = _threshold_value(value)
 
     @property
     def _threshold_logit(self) -> float:
@@ -789,6 +786,17 @@ def _bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: i
     # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
     bce = numpy.logaddexp(0.0, -numpy.abs(s)) + numpy.maximum(s, 0.0) - s * labels[:, None]
     return float((bce * weight).sum()), ((probs - labels[:, None]) * weight).astype("f")
+
+
+def _threshold_value(value: Any) -> float:
+    """A checked threshold (E013 unless a number strictly between 0 and 1)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(Errors.E013.format(threshold=value)) from None
+    if not 0.0 < number < 1.0:
+        raise ValueError(Errors.E013.format(threshold=value))
+    return number
 
 
 def _decoding_weight(name: str, value: float) -> float:

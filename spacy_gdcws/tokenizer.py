@@ -19,9 +19,11 @@ from spacy.tokens import Doc
 from spacy.util import registry
 
 from .doc_arrays import remember_text
+from .errors import Errors
 
 
 _WHITESPACE = re.compile(r"\s")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def char_words_and_spaces(text: str) -> Tuple[List[str], List[bool]]:
@@ -56,7 +58,11 @@ class ChineseCharTokenizer(ChineseTokenizer):
 
     def __call__(self, text: str) -> Doc:
         words, spaces = char_words_and_spaces(text)
-        doc = Doc(self.vocab, words=words, spaces=spaces)
+        try:
+            doc = Doc(self.vocab, words=words, spaces=spaces)
+        except UnicodeEncodeError:  # a lone surrogate: not text spaCy can store
+            position = _SURROGATE.search(text).start()
+            raise ValueError(Errors.E066.format(position=position, char=f"U+{ord(text[position]):04X}")) from None
         remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
         return doc
 

@@ -4,7 +4,6 @@ import sys
 from typing import NoReturn
 
 import typer
-from wasabi import msg
 
 app = typer.Typer(
     name="spacy-gdcws",
@@ -24,8 +23,8 @@ def main() -> None:
 
 def fail(message: str) -> NoReturn:
     """Report a user error in one line on stderr and exit with status 1."""
-    msg.fail(message, exits=1)
-    raise SystemExit(1)  # pragma: no cover (msg.fail exits)
+    print(f"✘ {message}", file=sys.stderr)
+    raise SystemExit(1)
 
 
 def run() -> None:
