@@ -20,6 +20,12 @@ Contenders (`--contenders` picks some):
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
 - `gdcws_pipe_baseline`: `gdcws_pipe` with `--baseline-model` (e.g. our previous version, or one
   member of an ensemble), so the two models' ratio is measured in the same run;
+- `gdcws_fast`, `gdcws_fast_bf16`: `gdcws_pipe` with `--fast-model` (e.g. `configs/fast.cfg`
+  trained), in float32 and with bf16 autocast;
+- `gdcws_zero`: the data path alone: `--model` with its torch module replaced by one that
+  returns zeros (featurization, windows, decoding, the word `Doc`s), greedy decoding;
+- `gdcws_zero_priors`: the same with all three decoding priors on (weight 1 each; a gap
+  model with recorded counts);
 - `spacy_char`: blank `zh` with the `char` segmenter: Doc creation alone, the
   ceiling of any spaCy segmenter;
 - `linear_char`: the same with `spacy_gdcws.ChineseCharTokenizer.v1` (identical
@@ -49,9 +55,12 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
-              "gdcws_pipe_baseline", "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
+              "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
+              "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model"}
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
+               "gdcws_zero_priors"}
+NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 LINEAR_CHAR_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}}
@@ -74,15 +83,21 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     """RETURNS (run, prepare): `run(prepared)` segments and returns a word count;
     `prepare(texts)` does the untimed work (only `gdcws_model` has any)."""
     identity = lambda texts: texts  # noqa: E731
-    if name in NEEDS_MODEL or name in NEEDS_BASELINE:
+    if name in NEEDS_MODEL or name in NEEDS_BASELINE or name in NEEDS_FAST:
         import spacy
         import spacy_gdcws.segment as seg
 
-        config = dict(BF16_CONFIG) if name == "gdcws_pipe_bf16" else {}
+        config = dict(BF16_CONFIG) if name in ("gdcws_pipe_bf16", "gdcws_fast_bf16") else {}
         if args.linear_char:
             config.update(LINEAR_CHAR_CONFIG)
-        nlp = spacy.load(args.baseline_model if name in NEEDS_BASELINE else args.model, config=config)
+        path = args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST else args.model
+        nlp = spacy.load(path, config=config)
         nlp.max_length = 10**8
+        if name in ("gdcws_zero", "gdcws_zero_priors"):
+            zero_model(nlp, priors=name == "gdcws_zero_priors")
+            return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
+        if name in NEEDS_FAST:
+            return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_pipe_int8":
             from spacy_gdcws.quantize import quantize_segmenter
 
@@ -129,6 +144,39 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         nlp.max_length = 10**8
         return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
     raise ValueError(f"unknown contender {name!r}; choose from {CONTENDERS}")
+
+
+def zero_model(nlp, priors: bool) -> None:
+    """Replace the segmenter's torch module by one that returns zeros of the right
+    shape: what is left is the data path. With `priors`, decode with all three
+    decoding priors (weight 1 each)."""
+    import torch
+
+    from spacy_gdcws.architectures import OUTPUT_ATTR
+
+    class ZeroNet(torch.nn.Module):
+        def __init__(self, kind: str, n_scores: int) -> None:
+            super().__init__()
+            self.kind, self.n_scores = kind, n_scores
+
+        def forward(self, chars, bigrams, mask, lexicon=None, vectors=None):
+            batch, length = mask.shape
+            return torch.zeros(batch, length - 1 if self.kind == "gaps" else length, self.n_scores)
+
+    segmenter = nlp.get_pipe(seg_name(nlp))
+    for node in segmenter.model.walk():
+        if OUTPUT_ATTR in node.attrs:
+            node.layers[0].shims[0]._model = ZeroNet(node.attrs[OUTPUT_ATTR], node.attrs["n_scores"])
+    if priors:
+        segmenter.transition_weight = segmenter.tag_prior_weight = segmenter.bigram_prior_weight = 1.0
+    else:
+        segmenter.transition_weight = segmenter.tag_prior_weight = segmenter.bigram_prior_weight = 0.0
+
+
+def seg_name(nlp) -> str:
+    from spacy_gdcws.segment import find_segmenter
+
+    return find_segmenter(nlp)
 
 
 def rss_mb() -> float:
@@ -221,6 +269,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
     parser.add_argument("--baseline-model", help="another trained pipeline, for the gdcws_pipe_baseline contender")
+    parser.add_argument("--fast-model", help="a trained fast pipeline (configs/fast.cfg), for gdcws_fast / gdcws_fast_bf16")
     parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from scripts/baselines.py)")
     parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
     parser.add_argument("--contenders", nargs="+", default=CONTENDERS)
@@ -239,10 +288,11 @@ def main() -> None:
         worker(args)
         return
     contenders = [c for c in args.contenders if (c not in NEEDS_MODEL or args.model)
-                  and (c not in NEEDS_PKUSEG or args.pkuseg_model) and (c not in NEEDS_BASELINE or args.baseline_model)]
+                  and (c not in NEEDS_PKUSEG or args.pkuseg_model) and (c not in NEEDS_BASELINE or args.baseline_model)
+                  and (c not in NEEDS_FAST or args.fast_model)]
     skipped = sorted(set(args.contenders) - set(contenders))
     if skipped:
-        print(f"skipped (no --model / --pkuseg-model / --baseline-model): {skipped}", file=sys.stderr)
+        print(f"skipped (no --model / --pkuseg-model / --baseline-model / --fast-model): {skipped}", file=sys.stderr)
     results = []
     for inp in args.inputs:
         for name in contenders:
@@ -255,6 +305,8 @@ def main() -> None:
                 cmd += ["--pkuseg-model", str(args.pkuseg_model)]
             if args.baseline_model:
                 cmd += ["--baseline-model", args.baseline_model]
+            if args.fast_model:
+                cmd += ["--fast-model", args.fast_model]
             out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
             result = json.loads(out.strip().splitlines()[-1])
             results.append(result)
@@ -274,7 +326,7 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
     """The report so far; written to `--output` if given."""
     report: Dict[str, object] = {
         "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs,
-        "model": args.model, "baseline_model": args.baseline_model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
+        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization

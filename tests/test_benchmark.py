@@ -16,20 +16,24 @@ def test_speed_benchmark_reports_medians_memory_and_ratios(tmp_path, sxu_sentenc
     nlp.to_disk(tmp_path / "model")
     out = tmp_path / "speed.json"
     cmd = [sys.executable, str(ROOT / "benchmarks" / "speed.py"), "--model", str(tmp_path / "model"),
-           "--baseline-model", str(tmp_path / "model"),
-           "--contenders", "gdcws_segment", "gdcws_pipe", "gdcws_pipe_baseline", "spacy_char", "--inputs", "sxu_test",
+           "--baseline-model", str(tmp_path / "model"), "--fast-model", str(tmp_path / "model"),
+           "--contenders", "gdcws_segment", "gdcws_pipe", "gdcws_pipe_baseline", "gdcws_fast", "gdcws_zero",
+           "gdcws_zero_priors", "spacy_char", "--inputs", "sxu_test",
            "--runs", "2", "--threads", "1", "--sxu-test", str(sxu_test), "--output", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(out.read_text())
     assert report["machine"]["cpus"] and report["runs"] == 2
     results = {r["contender"]: r for r in report["results"]}
-    assert set(results) == {"gdcws_segment", "gdcws_pipe", "gdcws_pipe_baseline", "spacy_char"}
+    assert set(results) == {"gdcws_segment", "gdcws_pipe", "gdcws_pipe_baseline", "gdcws_fast", "gdcws_zero",
+                            "gdcws_zero_priors", "spacy_char"}
     assert report["baseline_model"] == str(tmp_path / "model")
     for r in results.values():
         assert r["chars"] == 184269 and len(r["seconds"]) == 2 and r["peak_rss_mb"] > 0
     # the raw API and nlp.pipe find the same words; spaCy's char segmenter one token per character
     assert results["gdcws_segment"]["units"] == results["gdcws_pipe"]["units"] == results["gdcws_pipe_baseline"]["units"]
+    assert results["gdcws_fast"]["units"] == results["gdcws_pipe"]["units"]
+    assert 0 < results["gdcws_zero"]["units"] <= 184269  # zero logits: the threshold's side decides every gap
     assert results["spacy_char"]["units"] == 184269
     ratio = report["ratios"]["sxu_test"]["gdcws_pipe/spacy_char"]
     assert ratio == round(results["gdcws_pipe"]["chars_per_second"] / results["spacy_char"]["chars_per_second"], 3)
