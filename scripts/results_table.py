@@ -1,7 +1,7 @@
-"""Fill the README's tables from the committed measurements.
+"""Fill the tables of docs/gd-transformer.md (the GD-Transformer's results) from the committed measurements.
 
     python scripts/results_table.py            # print the tables
-    python scripts/results_table.py --write    # also replace them in README.md
+    python scripts/results_table.py --write    # also replace them in docs/gd-transformer.md
 
 - results: metrics/*.json (official SIGHAN scorer on the test files);
 - ablations: metrics/ablations/*.json;
@@ -254,7 +254,7 @@ def replace(content: str, name: str, text: str) -> str:
 
 def main() -> None:
     tables: List[str] = []
-    readme = ROOT / "README.md"
+    readme = ROOT / "docs" / "gd-transformer.md"
     content = readme.read_text(encoding="utf8")
     for name, make in TABLES.items():
         text = make()

@@ -376,3 +376,10 @@ def test_a_long_line_segments_in_windows(lines):
     text = ("".join(lines) * (2_000_000 // len("".join(lines)) + 1))[:2_000_000]
     doc = nlp(text)
     assert doc.text == text and len(doc) > 500_000
+
+
+def test_the_error_table_in_docs_is_up_to_date():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from error_table import table
+
+    assert (ROOT / "docs" / "errors.md").read_text(encoding="utf8") == table(), "run: python scripts/error_table.py --write"
