@@ -166,3 +166,18 @@ def test_encoder_configs_build(name):
     config = load_config(ROOT / "configs" / f"{name}.cfg")
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
     assert nlp.get_pipe("segmenter").scores_tags
+
+
+def test_the_documented_example_encoder_plugs_in(ud_sentences, tmp_path):
+    """docs/add-an-encoder.md: one module (docs/examples/gru_encoder.py) plus its config."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gru_encoder", ROOT / "docs" / "examples" / "gru_encoder.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    config = model_config("bilstm", "crf")
+    config["encoder"] = {"@architectures": "my_project.BiGRU.v1", "width": 32, "dropout": 0.0}
+    nlp, losses = train(config, ud_sentences)
+    assert losses[-1] < 0.9 * losses[0]
+    nlp.to_disk(tmp_path / "nlp")
+    assert words(spacy.load(tmp_path / "nlp")) == words(nlp)
