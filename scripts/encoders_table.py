@@ -1,0 +1,75 @@
+"""The encoder comparison table of docs/encoders.md, from the committed metrics.
+
+    python scripts/encoders_table.py            # print it
+    python scripts/encoders_table.py --write    # and replace it in docs/encoders.md
+
+Rows: metrics/encoders/CORPUS.CONFIG.json (scripts/compare_encoders.sh: official scorer,
+greedy decoding, the same embedding and budget), the cross-domain runs (SXU models on ZX
+and UD test), and from each learning curve (metrics/encoders/curves/) the best dev F, the
+step and wall-clock seconds at which it was reached, and the training characters per second
+of that run (the runs shared the 2 cores with other jobs: benchmarks/train_speed.py measures
+training speed side by side). Baselines: metrics/CORPUS.pkuseg.json and .jieba.json.
+"""
+import json
+import sys
+from pathlib import Path
+from typing import Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+METRICS = ROOT / "metrics"
+CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), ("idcnn", "ID-CNN-CRF"),
+           ("bilstm", "BiLSTM-CRF"), ("fast", "ID-CNN-CRF, half width (`fast`)")]
+CORPORA = ["sxu", "ud", "zx"]
+
+
+def _load(path: Path) -> Optional[Dict]:
+    return json.loads(path.read_text(encoding="utf8")) if path.exists() else None
+
+
+def _fo(result: Optional[Dict]) -> str:
+    if result is None:
+        return "pending"
+    p = result["python"]
+    return f"{100 * p['f']:.2f} / {100 * p['oov_recall']:.1f}"
+
+
+def _curve(corpus: str, config: str) -> str:
+    path = METRICS / "encoders" / "curves" / f"{corpus}.{config}.jsonl"
+    if not path.exists():
+        return "– | – | –"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf8").splitlines() if line.strip()]
+    best = max(rows, key=lambda r: r["score"])
+    last = rows[-1]
+    speed = last["words"] / last["seconds"] if last["seconds"] else 0
+    return f"{100 * best['score']:.2f} @ {best['step']} | {best['seconds']:.0f} s | {speed:,.0f}"
+
+
+def table() -> str:
+    lines: List[str] = [
+        "| system | SXU F / OOV-R | UD F / OOV-R | ZX F / OOV-R | SXU → ZX | SXU → UD | SXU best dev F @ step | time to it | train chars/s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for config, label in CONFIGS:
+        cells = [_fo(_load(METRICS / "encoders" / f"{c}.{config}.json")) for c in CORPORA]
+        cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{config}.json")) for t in ("zx", "ud")]
+        lines.append(f"| {label} | " + " | ".join(cells + cross) + f" | {_curve('sxu', config)} |")
+    for method, label in (("pkuseg", "pkuseg, retrained on the same split"), ("jieba", "jieba, default dictionary")):
+        cells = [_fo(_load(METRICS / f"{c}.{method}.json")) for c in CORPORA]
+        lines.append(f"| {label} | " + " | ".join(cells) + " | – | – | – | – | – |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    text = table()
+    print(text)
+    if "--write" in sys.argv:
+        doc = ROOT / "docs" / "encoders.md"
+        content = doc.read_text(encoding="utf8")
+        start, end = "<!-- encoders:start -->", "<!-- encoders:end -->"
+        head, rest = content.split(start, 1)
+        _, tail = rest.split(end, 1)
+        doc.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf8")
+
+
+if __name__ == "__main__":
+    main()
