@@ -297,7 +297,7 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
     """Record the characters and bigrams of the training docs as the model's
     n-gram vocabulary (a no-op for a model without `ngram_vocab`). Set the
     model's `HoldoutFolds` first for block leave-out."""
-    if model.attrs[NGRAM_VOCAB_ATTR] is None:
+    if model.attrs.get(NGRAM_VOCAB_ATTR) is None:
         return
     use_bigrams = model.attrs["bigrams"]
     batches, folds = [], []

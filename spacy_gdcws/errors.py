@@ -65,3 +65,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E064 = "{path} does not match the checksum it was saved with: the file is corrupt or was changed. Save the pipeline again."
     E065 = "{path} is missing or empty, but the segmenter's model uses dictionary features from its training words: the saved segmenter is incomplete."
     E066 = "The text is not valid Unicode: a lone surrogate ({char}) near character {position}. Decode the input with errors='replace' or fix it."
+    E067 = "The transformer encoder needs spacy-transformers and transformers: pip install 'spacy-gdcws[transformers]' ({error})"
+    E068 = "The transformer's hidden size is {found} but the segmenter's model says hidden_width = {hidden_width}: set hidden_width to {found}."

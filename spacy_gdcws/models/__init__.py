@@ -16,6 +16,7 @@ from .embed import build_char_embed
 from .encoders import build_bilstm, build_gd_encoder, build_idcnn, build_local_self_attention
 from .scorers import build_crf_tagger, build_gap_scorer
 from .segmenter import build_char_segmenter
+from .transformer import build_hf_transformer, build_transformer_segmenter
 
 __all__ = [
     "build_char_embed",
@@ -26,4 +27,6 @@ __all__ = [
     "build_gap_scorer",
     "build_crf_tagger",
     "build_char_segmenter",
+    "build_hf_transformer",
+    "build_transformer_segmenter",
 ]
