@@ -2,6 +2,7 @@
 # Train the four encoders on one corpus with one budget and score each with the official scorer.
 #   bash scripts/compare_encoders.sh CORPUS STEPS [CONFIGS...]
 # CORPUS: a folder of corpus/ written by `python -m spacy_gdcws prepare` (sxu, ud, zx).
+# With EVAL_ONLY=1, models already trained are evaluated again, not retrained.
 # Writes training/enc/CORPUS.CONFIG/ (model-best, train.log), metrics/encoders/CORPUS.CONFIG.json,
 # metrics/encoders/curves/CORPUS.CONFIG.jsonl; greedy decoding (no tune-decoding), so every encoder
 # is compared on its model alone. With CORPUS = sxu, the SXU models are also scored on the ZX and UD
@@ -17,10 +18,14 @@ for cfg in $configs; do
   out=training/enc/$corpus.$cfg
   mkdir -p "$out"
   start=$(date +%s)
+  if [ "${EVAL_ONLY:-0}" = 1 ] && [ -d "$out/model-best" ]; then
+    echo "$corpus.$cfg: evaluating the trained model again"
+  else
   python -m spacy train configs/$cfg.cfg --paths.train corpus/$corpus/train.spacy --paths.dev corpus/$corpus/dev.spacy \
     --output "$out" --training.max_steps "$steps" --training.optimizer.learn_rate.total_steps "$steps" \
     --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$cfg.jsonl > "$out/train.log" 2>&1
   echo "$corpus.$cfg trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
+  fi
   python -m spacy_gdcws evaluate "$out/model-best" corpus/$corpus/test_gold.txt corpus/$corpus/words.txt \
     --raw corpus/$corpus/test_raw.txt --output metrics/encoders/$corpus.$cfg.json \
     --pred-output predictions/encoders/$corpus.$cfg.txt --perl-script scripts/sighan/score --name $corpus.$cfg

@@ -13,6 +13,7 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from .errors import Errors
+from .io import atomic_write_text
 from .scorer import score_segmentation
 from .segment import doc_words, read_text_lines
 from .sighan import parse_perl_summary, score_files
@@ -57,7 +58,9 @@ def raw_test_lines(gold: Path, raw: Optional[Path] = None) -> List[str]:
     gold_lines = read_text_lines(gold)
     raw_lines = read_text_lines(raw) if raw is not None else ["".join(line.split()) for line in gold_lines]
     if len(raw_lines) != len(gold_lines):
-        raise ValueError(Errors.E020.format(n_pred=len(raw_lines), n_gold=len(gold_lines)))
+        raise ValueError(Errors.E020.format(test=raw, n_pred=len(raw_lines), gold=gold, n_gold=len(gold_lines),
+                                            shorter=raw if len(raw_lines) < len(gold_lines) else gold,
+                                            line=min(len(raw_lines), len(gold_lines)) + 1))
     return raw_lines
 
 
@@ -82,10 +85,11 @@ def evaluate_words(
     """
     gold_lines = read_text_lines(gold)
     if len(predicted) != len(gold_lines):
-        raise ValueError(Errors.E020.format(n_pred=len(predicted), n_gold=len(gold_lines)))
+        raise ValueError(Errors.E020.format(test="the segmentation", n_pred=len(predicted), gold=gold, n_gold=len(gold_lines),
+                                            shorter="the segmentation" if len(predicted) < len(gold_lines) else gold,
+                                            line=min(len(predicted), len(gold_lines)) + 1))
     n_chars = sum(len(w) for words in predicted for w in words)
-    pred_output.parent.mkdir(parents=True, exist_ok=True)
-    pred_output.write_text("".join("  ".join(words) + "\n" for words in predicted), encoding="utf8")
+    atomic_write_text(pred_output, "".join("  ".join(words) + "\n" for words in predicted))
     vocabulary = read_vocabulary(dictionary)
     vocab = Vocab()
     examples = []

@@ -10,7 +10,7 @@ import numpy
 _URL = r"(?:(?:https?|ftp)://|www\.)[A-Za-z0-9\-._~:/?#\[\]@!$&'*+,;=%]+(?<![.,;:!?'])"
 _EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
 # digits of any script and width, thousands separators, a decimal part, a percent sign
-_NUMBER = r"[+\-]?\d+(?:[,，]\d{3})*(?:[.．]\d+)?[%％‰]?"
+_NUMBER = r"\d+(?:[,，]\d{3})*(?:[.．]\d+)?[%％‰]?"
 _LATIN = r"[A-Za-zＡ-Ｚａ-ｚ]+(?:['’][A-Za-z]+)*"
 UNIT_PATTERN = re.compile("|".join(f"(?:{p})" for p in (_URL, _EMAIL, _NUMBER, _LATIN)))
 UNIT_KINDS = ("url", "email", "number", "latin")

@@ -1,14 +1,15 @@
 """`evaluate`: segment a gold test file, score it officially, write metrics JSON."""
+import json
 from pathlib import Path
 from typing import Optional
 
 import spacy
-import srsly
 import typer
 from wasabi import msg
 
 from ..evaluate import evaluate_segmenter
 from ..segment import find_segmenter
+from ..io import atomic_write_text
 from ._app import app
 
 
@@ -52,7 +53,7 @@ def evaluate_cli(
     result = evaluate_segmenter(nlp, gold, dictionary, pred_output, raw, perl_script, batch_size)
     result = {"name": name, "model": model, "gold": str(gold), **settings, **result}
     output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, result)
+    atomic_write_text(output, json.dumps(result, indent=2, ensure_ascii=False) + "\n")  # metrics whole or not at all
     figures = result["official"] or result["python"]
     source = "official perl scorer" if result["official"] else "Python scorer (perl not available)"
     msg.good(

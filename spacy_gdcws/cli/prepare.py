@@ -48,6 +48,9 @@ def prepare_cli(
         write_lines(output_dir / "test_gold.txt", gold_lines(test))
     if spec.raw and resolve(corpora_dir, spec.raw).exists():
         shutil.copyfile(resolve(corpora_dir, spec.raw), output_dir / "test_raw.txt")
+    elif test and all("text" in sent.meta for sent in test):
+        # the sentences' own text (CoNLL-U): spaces between Latin words kept, as in real input
+        write_lines(output_dir / "test_raw.txt", [sent.meta["text"] for sent in test])
     else:
         write_lines(output_dir / "test_raw.txt", raw_test_lines(output_dir / "test_gold.txt"))
     msg.good(f"{corpus} -> {output_dir}")

@@ -53,6 +53,11 @@ def _sentence(path: Union[str, Path], rows: List[List[str]], line: int) -> Sente
         if head > n:
             raise fail(path, int(cols[-1]), f"HEAD {head} is outside the sentence of {n} words")
         heads.append(i if head == 0 else head - 1)  # type: ignore[union-attr]
+    meta = {}
+    # CoNLL-U marks the words that no space follows (MISC SpaceAfter=No): the others are
+    # followed by one, which gives back the sentence's original text (CoNLL-X has no MISC)
+    if any("SpaceAfter=No" in c[9].split("|") for c in rows):
+        meta["text"] = "".join(c[1] + ("" if "SpaceAfter=No" in c[9].split("|") else " ") for c in rows).rstrip(" ")
     return Sentence(
         words=[c[1] for c in rows],
         pos=[c[3] for c in rows],
@@ -60,4 +65,5 @@ def _sentence(path: Union[str, Path], rows: List[List[str]], line: int) -> Sente
         heads=heads,
         deps=[c[7] for c in rows] if heads is not None else None,
         line=line,
+        meta=meta,
     )
