@@ -67,3 +67,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E066 = "The text is not valid Unicode: a lone surrogate ({char}) near character {position}. Decode the input with errors='replace' or fix it."
     E067 = "The transformer encoder needs spacy-transformers and transformers: pip install 'spacy-gdcws[transformers]' ({error})"
     E068 = "The transformer's hidden size is {found} but the segmenter's model says hidden_width = {hidden_width}: set hidden_width to {found}."
+    E069 = "{path}: chunk {chunk} of its lines arrived {what}: the output would lose or repeat lines, so nothing was written for it."
+    E070 = "segment-corpus runs on Ray: pip install 'spacy-gdcws[ray]' ({error})"

@@ -9,6 +9,21 @@ from pathlib import Path
 from typing import IO, Iterator, Union
 
 
+def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
+    """Write `data` to `path` atomically (a temporary file beside it, then renamed)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 def atomic_write_text(path: Union[str, Path], text: str, encoding: str = "utf8") -> None:
     """Write `text` to `path` atomically: a reader sees the old file or the new
     one, never a part; a failure leaves no partial file behind."""

@@ -1,0 +1,38 @@
+"""`segment-corpus`: files, folders or globs of text segmented on Ray, one output file per input file."""
+from pathlib import Path
+from typing import Optional
+
+import typer
+from wasabi import msg
+
+from ..corpus_segment import segment_corpus
+from ._app import app
+
+
+@app.command("segment-corpus")
+def segment_corpus_cli(
+    model: str = typer.Argument(..., help="Pipeline name or path, e.g. zh_gdcws (every actor loads it)"),
+    input_path: Path = typer.Argument(..., help="A text file (plain or .gz), a folder of them, or a glob pattern"),
+    output_dir: Path = typer.Argument(..., help="Output folder: one file per input file, same relative name"),
+    address: Optional[str] = typer.Option(None, "--address", help="An existing Ray cluster: 'auto' or 'ray://host:port' (default: start Ray here)"),
+    actors: int = typer.Option(2, "--actors", "-a", help="Actors in the pool (each loads the pipeline once)"),
+    gpus_per_actor: float = typer.Option(0.0, "--gpus-per-actor", help="GPUs per actor (0 = CPU)"),
+    batch_size: int = typer.Option(1000, "--batch-size", "-b", help="Lines per chunk (one actor call)"),
+    delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
+    user_dict: Optional[Path] = typer.Option(None, "--user-dict", "-u", help="User dictionary (see `segment`)"),
+    user_dict_mode: str = typer.Option("force", "--user-dict-mode"),
+    retries: int = typer.Option(2, "--retries", help="Times a chunk that fails is tried again"),
+    num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
+) -> None:
+    """Segment a corpus on Ray: the same lines as `segment`, byte for byte, one output
+    file per input file. Files already in the output folder are skipped (rerun the same
+    command to resume); a file appears only once complete."""
+    summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
+                             gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
+                             user_dict=str(user_dict) if user_dict else None, user_dict_mode=user_dict_mode,
+                             retries=retries, num_cpus=num_cpus)
+    if summary.skipped:
+        msg.info(f"{len(summary.skipped)} file(s) already done, skipped")
+    msg.good(f"{summary.files} file(s), {summary.lines:,} lines, {summary.chars:,} characters in "
+             f"{summary.seconds:.1f} s ({summary.chars_per_second:,.0f} characters/s), {summary.retries} retried chunk(s) "
+             f"-> {output_dir}")
