@@ -32,7 +32,7 @@ def test_to_disk_from_disk(trained_nlp, sxu_sentences, tmp_path):
 def test_to_bytes_from_bytes(trained_nlp, sxu_sentences):
     data = trained_nlp.to_bytes()
     nlp2 = spacy.blank("zh")
-    nlp2.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL})
+    nlp2.add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL, "atomic_units": False})
     nlp2.from_bytes(data)
     texts = ["".join(s.words) for s in sxu_sentences]
     assert [words(d) for d in nlp2.pipe(texts)] == [words(d) for d in trained_nlp.pipe(texts)]

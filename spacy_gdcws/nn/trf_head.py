@@ -15,7 +15,8 @@ class TransformerHead(nn.Module):
     def __init__(self, hidden_width: int, width: int, head: nn.Module, dropout: float = 0.1) -> None:
         super().__init__()
         if getattr(head, "width", None) != width:
-            raise ValueError(f"[E058] the widths of the transformer projection and scorer differ: {width} vs "
+            what = "transformer projection and scorer"
+            raise ValueError(f"[E058] the widths of the {what} differ: {width} vs "
                              f"{getattr(head, 'width', None)}; give both the same width")
         self.hidden_width = hidden_width
         self.width = width
