@@ -214,6 +214,19 @@ def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,
                                  name="gd_transformer")
 
 
+def wrap_torch(net: Any, convert_in: Callable, mixed_precision: bool) -> Model:
+    """PyTorchWrapper_v3 around `net`, but with a shim whose optimizer step does not
+    leak memory (`shims.InPlacePyTorchShim`); outputs come back as float32 host arrays."""
+    _register_fork_handler()
+    return Model(
+        "pytorch",
+        pytorch_forward,
+        attrs={"convert_inputs": convert_in, "convert_outputs": convert_outputs},
+        shims=[InPlacePyTorchShim(net, mixed_precision=mixed_precision)],
+        dims={"nI": None, "nO": None},
+    )
+
+
 def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_rows: int, lexicon_max_len: int,
                      lexicon_holdout: bool, ngram_vocab: bool, ngram_holdout: bool, ngram_dropout: float,
                      holdout_folds: int, vectors: bool = False) -> Dict[str, Any]:
@@ -245,15 +258,7 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
     features = dict(net.embed.features)
     if not features:
         raise ValueError(Errors.E041)
-    _register_fork_handler()
-    # PyTorchWrapper_v3, but with a shim whose optimizer step does not leak memory
-    torch_layer = Model(
-        "pytorch",
-        pytorch_forward,
-        attrs={"convert_inputs": convert_inputs, "convert_outputs": convert_outputs},
-        shims=[InPlacePyTorchShim(net, mixed_precision=mixed_precision)],
-        dims={"nI": None, "nO": None},
-    )
+    torch_layer = wrap_torch(net, convert_inputs, mixed_precision)
     kind = net.kind
     n_aux = int(getattr(net.encoder, "has_aux", False))
     n_scores = 1 + n_aux if kind == "gaps" else TAG_COLUMNS + n_aux

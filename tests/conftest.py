@@ -77,3 +77,31 @@ def trained_nlp(sxu_sentences) -> Language:
 
 def pytest_configure(config):
     sys.path.insert(0, str(ROOT))
+
+
+def char_blank() -> Language:
+    """A blank zh pipeline with the character tokenizer."""
+    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+
+
+def train_model(model, sentences, steps: int, learn_rate: float, nlp: Language = None, **component):
+    """A segmenter with `model` (a config dict) trained on gold `sentences` for `steps`
+    updates from a fixed seed. RETURNS (nlp, the loss of every step)."""
+    from spacy.tokens import Doc
+    from thinc.api import Adam, fix_random_seed
+
+    fix_random_seed(0)
+    nlp = nlp or char_blank()
+    nlp.add_pipe("gdcws_segmenter", config={"model": model, **component})
+    examples = []
+    for sent in sentences:
+        ref = Doc(nlp.vocab, words=sent.words, spaces=[False] * len(sent.words))
+        examples.append(Example(nlp.make_doc(ref.text), ref))
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(learn_rate)
+    losses = []
+    for _ in range(steps):
+        step = {}
+        nlp.update(examples, sgd=optimizer, losses=step)
+        losses.append(step["gdcws_segmenter"])
+    return nlp, losses

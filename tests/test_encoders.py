@@ -6,12 +6,11 @@ import numpy
 import pytest
 import spacy
 import torch
-from spacy.tokens import Doc
-from spacy.training import Example
-from thinc.api import Adam, fix_random_seed
 
 from spacy_gdcws.nn import IteratedDilatedCNN, LocalSelfAttentionEncoder
 from spacy_gdcws.readers import read_conll
+
+from .conftest import char_blank, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -45,26 +44,11 @@ def ud_sentences():
     return [s for _, s in zip(range(30), read_conll(path))]
 
 
-def blank():
-    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+blank = char_blank
 
 
 def train(model, sentences, steps=12, nlp=None):
-    fix_random_seed(0)
-    nlp = nlp or blank()
-    nlp.add_pipe("gdcws_segmenter", config={"model": model})
-    examples = []
-    for sent in sentences:
-        ref = Doc(nlp.vocab, words=sent.words, spaces=[False] * len(sent.words))
-        examples.append(Example(nlp.make_doc(ref.text), ref))
-    nlp.initialize(lambda: examples)
-    optimizer = Adam(0.01)
-    losses = []
-    for _ in range(steps):
-        step = {}
-        nlp.update(examples, sgd=optimizer, losses=step)
-        losses.append(step["gdcws_segmenter"])
-    return nlp, losses
+    return train_model(model, sentences, steps, 0.01, nlp=nlp)
 
 
 def words(nlp, texts=TEXTS):

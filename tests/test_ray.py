@@ -1,6 +1,5 @@
 """Corpus-scale segmentation on a local Ray cluster (skipped without the `[ray]` extra)."""
 import gzip
-import os
 import subprocess
 import sys
 from pathlib import Path

@@ -15,7 +15,6 @@ c5cdd2a (the main before the fixes of 2026-11-25), these failed there:
 7. URLs, e-mails, numbers, Latin words, grapheme clusters were split inside (tests/test_units.py);
 8. `transition_weight = inf` was accepted -> `transition_weight-inf`; E022 had five causes.
 """
-import json
 import shutil
 import subprocess
 import sys
@@ -29,6 +28,8 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.readers import read_conll
+
+from .conftest import train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
@@ -56,26 +57,14 @@ def lines():
 @pytest.fixture(scope="module")
 def dropout_nlp():
     """A small segmenter with dropout in every layer (what makes train mode visible), trained for a few steps."""
-    from thinc.api import Adam, fix_random_seed
-
-    fix_random_seed(0)
-    nlp = blank()
-    nlp.add_pipe("gdcws_segmenter", config={"model": {
+    model = {
         "@architectures": "spacy_gdcws.CharSegmenter.v1",
         "embed": {"@architectures": "spacy_gdcws.CharEmbed.v1", "width": 32, "char_rows": 2000, "bigram_rows": 4000,
                   "bigram_width": 16, "dropout": 0.3, "lexicon_max_len": 4},
         "encoder": {"@architectures": "spacy_gdcws.IDCNN.v1", "width": 32, "dropout": 0.3},
-        "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16}}})
+        "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16}}
     sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))]
-    examples = []
-    for s in sents:
-        ref = Doc(nlp.vocab, words=s.words, spaces=[False] * len(s.words))
-        examples.append(Example(nlp.make_doc(ref.text), ref))
-    nlp.initialize(lambda: examples)
-    optimizer = Adam(0.01)
-    for _ in range(15):
-        nlp.update(examples, sgd=optimizer)
-    return nlp
+    return train_model(model, sents, 15, 0.01)[0]
 
 
 # 1. threads ------------------------------------------------------------------------------------

@@ -17,12 +17,10 @@ import numpy
 from spacy.tokens import Doc
 from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
-from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
-from ..architectures import OUTPUT_ATTR, TAG_COLUMNS, _no_input_gradient, _register_fork_handler, convert_outputs
+from ..architectures import OUTPUT_ATTR, TAG_COLUMNS, _no_input_gradient, wrap_torch
 from ..errors import Errors
-from ..shims import InPlacePyTorchShim
 
 
 def _require_transformers() -> None:
@@ -85,15 +83,8 @@ def build_transformer_segmenter(
     """
     from ..nn.trf_head import TransformerHead
 
-    _register_fork_handler()
     net = TransformerHead(hidden_width, width, scorer, dropout)
-    head = Model(
-        "pytorch",
-        pytorch_forward,
-        attrs={"convert_inputs": _convert_inputs, "convert_outputs": convert_outputs},
-        shims=[InPlacePyTorchShim(net, mixed_precision=mixed_precision)],
-        dims={"nI": None, "nO": None},
-    )
+    head = wrap_torch(net, _convert_inputs, mixed_precision)
     kind = net.kind
     return Model(
         "transformer_segmenter",
