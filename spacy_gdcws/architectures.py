@@ -138,8 +138,6 @@ def build_gd_transformer_v2(
     # break pipelines that never use this model.
     from .nn import GDConfig
 
-    if window < 2:
-        raise ValueError(Errors.E011.format(window=window))
     cfg = GDConfig(
         width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout,
         attention_dropout=attention_dropout, embedding_dropout=embedding_dropout, sigma=sigma,

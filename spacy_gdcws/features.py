@@ -425,10 +425,7 @@ class NgramVocab:
         return len(self.known)
 
     def _is_in(self, keys: numpy.ndarray, table: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        if not len(table):
-            return numpy.zeros(len(keys), dtype=bool), numpy.zeros(len(keys), dtype=numpy.int64)
-        idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
-        return table[idx] == keys, idx
+        return sorted_lookup(table, keys)
 
     def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0,
               doc_folds: Optional[numpy.ndarray] = None) -> NgramKeys:
@@ -694,13 +691,32 @@ _NGRAM_MUL = numpy.uint64(0x100000001B3)
 SEPARATOR_CODE = 0x110001
 
 
-def _code_keys(windows: numpy.ndarray) -> numpy.ndarray:
+def code_keys(windows: numpy.ndarray) -> numpy.ndarray:
     """uint64 keys of rows of code points (m, L)."""
     key = numpy.zeros(windows.shape[0], dtype=numpy.uint64)
     with numpy.errstate(over="ignore"):
         for j in range(windows.shape[1]):
             key = mix64(key * _NGRAM_MUL + windows[:, j].astype(numpy.uint64))
     return key
+
+
+def sorted_lookup(table: numpy.ndarray, keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """Which `keys` are in the sorted `table`, and where (an index into it, valid where found)."""
+    if not len(table):
+        return numpy.zeros(len(keys), dtype=bool), numpy.zeros(len(keys), dtype=numpy.int64)
+    idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
+    return table[idx] == keys, idx
+
+
+def window_matches(codes: numpy.ndarray, size: int, table: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """The start of every window of `size` code points whose key (`code_keys`) is in the
+    sorted `table`, and each one's index in it (a doc shorter than `size` has none)."""
+    if len(codes) < size:
+        empty = numpy.zeros(0, dtype=numpy.int64)
+        return empty, empty
+    found, idx = sorted_lookup(table, code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size)))
+    starts = numpy.flatnonzero(found)
+    return starts, idx[starts]
 
 
 class LexiconIndex:
@@ -723,7 +739,7 @@ class LexiconIndex:
             if 2 <= len(word) <= max_len:
                 by_length.setdefault(len(word), []).append([ord(c) for c in word])
         self._keys = {
-            size: numpy.unique(_code_keys(numpy.asarray(rows, dtype=numpy.int64))) for size, rows in by_length.items()
+            size: numpy.unique(code_keys(numpy.asarray(rows, dtype=numpy.int64))) for size, rows in by_length.items()
         }
 
     def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
@@ -743,11 +759,7 @@ class LexiconIndex:
         width = self.max_len - 1
         out = numpy.zeros((n_tokens, 2 * width), dtype=numpy.float32)
         for size, table in self._keys.items():
-            if n_tokens < size or not len(table):
-                continue
-            keys = _code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size))
-            idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
-            starts = numpy.flatnonzero(table[idx] == keys)
+            starts, _ = window_matches(codes, size, table)
             k = size - 2
             out[starts, k] = 1.0
             out[starts + size - 1, width + k] = 1.0

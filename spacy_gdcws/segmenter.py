@@ -12,7 +12,6 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 import numpy
 import srsly
 from spacy import util
-from spacy.attrs import IS_SPACE, SPACY
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -389,7 +388,8 @@ class GDSegmenter(TrainablePipe):
         than 2 tokens); a CRF tagger's docs are decoded in one batch."""
         out: List[Optional[numpy.ndarray]] = [None] * len(docs)
         index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
-        rules = [self.gap_rules(token_arrays(docs[i])) for i in index]
+        arrays = [token_arrays(docs[i]) for i in index]
+        rules = [self.gap_rules(a) for a in arrays]
         if self.scores_tags:
             self._check_tag_settings()
             decoded = crf_boundaries([scores[i] for i in index], [c for c, _ in rules], [b for _, b in rules])
@@ -405,22 +405,21 @@ class GDSegmenter(TrainablePipe):
             index_map, table = self._prior("tags", tag_pmi)
             tag_index = self._prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
         emissions, constraints, rows = [], [], []
-        for i, (constraint, bias) in zip(index, rules):
+        for i, doc_arrays, (constraint, bias) in zip(index, arrays, rules):
             logits = numpy.asarray(scores[i])[:, 0] - self._threshold_logit
-            arrays = token_arrays(docs[i])
             if bias is not None:
                 logits = logits + bias
             if self.bigram_prior_weight > 0.0:
-                codes = prior_codes(arrays.first, arrays.length)
-                keys = gap_keys_from_codes(codes, arrays.breaks)
+                codes = prior_codes(doc_arrays.first, doc_arrays.length)
+                keys = gap_keys_from_codes(codes, doc_arrays.breaks)
                 logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
             if not chain:
                 out[i] = numpy.where(constraint >= 0, constraint == 1, logits > 0)
                 continue
             pairs = None
             if self.tag_prior_weight > 0.0:
-                pairs = self.tag_prior_weight * table[tag_index.rows_of(arrays.codes)]
-            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, arrays.breaks))
+                pairs = self.tag_prior_weight * table[tag_index.rows_of(doc_arrays.codes)]
+            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, doc_arrays.breaks))
             constraints.append(constraint)
             rows.append(i)
         for i, bounds in zip(rows, batch_viterbi(emissions, constraints)):
@@ -510,17 +509,15 @@ class GDSegmenter(TrainablePipe):
         d_scores = []
         for eg, (labels, mask), doc_scores in zip(examples, golds, scores):
             s = numpy.asarray(doc_scores, dtype="f")
-            probs = 0.5 * (1.0 + numpy.tanh(0.5 * s))  # sigmoid without overflow
-            weight = mask[:, None].astype("f") / n_gold
-            d_doc = (probs - labels[:, None]) * weight
-            # log(1 + exp(-|s|)) + max(s, 0) - s * y: stable BCE with logits
-            bce = numpy.logaddexp(0.0, -numpy.abs(s)) + numpy.maximum(s, 0.0) - s * labels[:, None]
             if self.loss == "crf" and len(s):
-                crf, d_doc[:, 0] = self._crf_loss(eg.predicted, s[:, 0], labels, mask)
-                loss += crf / n_gold
-                d_doc[:, 0] /= n_gold
-                bce[:, 0] = 0.0
-            loss += float((bce * weight).sum())
+                # the final scorer's column by the CRF, the others (HiRED) by BCE
+                crf, d_final = self._crf_loss(eg.predicted, s[:, 0], labels, mask)
+                bce, d_rest = _bce(s[:, 1:], labels, mask, n_gold)
+                loss += crf / n_gold + bce
+                d_doc = numpy.concatenate([(d_final / n_gold)[:, None], d_rest], axis=1)
+            else:
+                bce, d_doc = _bce(s, labels, mask, n_gold)
+                loss += bce
             d_scores.append(self.model.ops.asarray2f(d_doc.astype("f")))
         return loss, d_scores
 
@@ -847,10 +844,8 @@ def check_char_tokens(doc: Doc) -> None:
 
 def forced_boundaries(doc: Doc) -> numpy.ndarray:
     """Gaps that are boundaries whatever the model says: next to a whitespace
-    token, or after a token with trailing whitespace."""
-    flags = doc.to_array([IS_SPACE, SPACY]).reshape(len(doc), 2).astype(bool)
-    space, trailing = flags[:, 0], flags[:, 1]
-    return space[:-1] | space[1:] | trailing[:-1]
+    token, or after a token with trailing whitespace (`TokenArrays.forced`)."""
+    return token_arrays(doc).forced
 
 
 def words_doc(doc: Doc, boundaries: Optional[numpy.ndarray]) -> Doc:

@@ -5,7 +5,7 @@ from typing import Dict, Iterable, List, Tuple, Union
 import numpy
 
 from .errors import Errors
-from .features import _code_keys
+from .features import code_keys, window_matches
 
 MODES = ("force", "prefer")
 
@@ -57,7 +57,7 @@ class UserDictionary:
             by_length.setdefault(len(word), []).append(([ord(c) for c in word], MODES.index(mode)))
         self._tables = {}
         for size, rows in by_length.items():
-            keys = _code_keys(numpy.asarray([r for r, _ in rows], dtype=numpy.int64))
+            keys = code_keys(numpy.asarray([r for r, _ in rows], dtype=numpy.int64))
             modes = numpy.asarray([m for _, m in rows], dtype=numpy.int64)
             order = numpy.argsort(keys, kind="stable")
             self._tables[size] = (keys[order], modes[order])
@@ -74,14 +74,10 @@ class UserDictionary:
         best = numpy.zeros(n, dtype=numpy.int64)
         mode_at = numpy.zeros(n, dtype=numpy.int64)
         for size in sorted(self._tables):
-            if size > n:
-                continue
             table, modes = self._tables[size]
-            keys = _code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size))
-            idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
-            hit = numpy.flatnonzero(table[idx] == keys)
+            hit, idx = window_matches(codes, size, table)
             best[hit] = size  # longer sizes come later and win
-            mode_at[hit] = modes[idx[hit]]
+            mode_at[hit] = modes[idx]
         out: List[Tuple[int, int, str]] = []
         end = 0
         for start in numpy.flatnonzero(best).tolist():

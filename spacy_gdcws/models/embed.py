@@ -48,6 +48,7 @@ def build_char_embed(
         `spacy_gdcws.CharSegmenter.v1`).
     """
     from ..nn import CharEmbedding
+    from ..nn.config import check_lexicon_max_len, check_rate, n_lexicon_features
 
     features = feature_settings(
         char_rows=char_rows, char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows,
@@ -55,13 +56,10 @@ def build_char_embed(
         ngram_holdout=ngram_holdout, ngram_dropout=ngram_dropout, holdout_folds=holdout_folds,
         vectors=vectors_width > 0,
     )
-    if lexicon_max_len == 1 or lexicon_max_len < 0:
-        raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {lexicon_max_len}")
-    for name, rate in (("dropout", dropout), ("lexicon_dropout", lexicon_dropout)):
-        if not 0.0 <= rate < 1.0:
-            raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
-    n_lexicon = 2 * (lexicon_max_len - 1) if lexicon_max_len else 0
-    embed = CharEmbedding(width, char_rows, bigrams, bigram_rows, bigram_width, n_lexicon, lexicon_dropout,
-                          positions, dropout, vectors_width)
+    check_lexicon_max_len(lexicon_max_len)
+    check_rate("dropout", dropout)
+    check_rate("lexicon_dropout", lexicon_dropout)
+    embed = CharEmbedding(width, char_rows, bigrams, bigram_rows, bigram_width, n_lexicon_features(lexicon_max_len),
+                          lexicon_dropout, positions, dropout, vectors_width)
     embed.features = features
     return embed

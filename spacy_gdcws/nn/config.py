@@ -9,6 +9,24 @@ from typing import Any, Dict, Optional
 PIPELINES = ("forward", "centre", "backward")
 
 
+def check_lexicon_max_len(value: int) -> None:
+    """E022 unless 0 (no dictionary features) or at least 2."""
+    if value == 1 or value < 0:
+        raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {value}")
+
+
+def check_rate(name: str, rate: Optional[float]) -> None:
+    """E051 unless a dropout rate in [0, 1) (None: unset, allowed)."""
+    if rate is not None and not 0.0 <= rate < 1.0:
+        raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
+
+
+def n_lexicon_features(lexicon_max_len: int) -> int:
+    """Columns of the dictionary feature matrix: words of 2..max_len characters
+    starting and ending at each character (0 when off)."""
+    return 2 * (lexicon_max_len - 1) if lexicon_max_len else 0
+
+
 @dataclass(frozen=True)
 class GDConfig:
     """Dimensions and switches of `GDTransformerNet`.
@@ -90,12 +108,9 @@ class GDConfig:
             raise ValueError(f"[E005] fusion must be 'sum' or 'gate', got {self.fusion!r}")
         if self.layer_norm not in ("post", "pre"):
             raise ValueError(f"[E006] layer_norm must be 'post' or 'pre', got {self.layer_norm!r}")
-        if self.lexicon_max_len == 1 or self.lexicon_max_len < 0:
-            raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {self.lexicon_max_len}")
+        check_lexicon_max_len(self.lexicon_max_len)
         for name in ("dropout", "attention_dropout", "embedding_dropout", "lexicon_dropout"):
-            rate = getattr(self, name)
-            if rate is not None and not 0.0 <= rate < 1.0:
-                raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
+            check_rate(name, getattr(self, name))
         if self.gaussian_mode not in ("multiply", "bias"):
             raise ValueError(f"[E052] gaussian_mode must be 'multiply' or 'bias', got {self.gaussian_mode!r}")
         if self.sigma <= 0:
@@ -114,7 +129,7 @@ class GDConfig:
     @property
     def n_lexicon_features(self) -> int:
         """Columns of the dictionary feature matrix (0 when off)."""
-        return 2 * (self.lexicon_max_len - 1) if self.lexicon_max_len else 0
+        return n_lexicon_features(self.lexicon_max_len)
 
     @property
     def hired_layer(self) -> int:
