@@ -18,11 +18,9 @@ import time
 from pathlib import Path
 from typing import Callable, List
 
-import spacy
 import srsly
-from spacy.tokens import DocBin
 
-from spacy_gdcws.cli.convert import write_lines
+from spacy_gdcws.baselines import train_pkuseg
 from spacy_gdcws.evaluate import evaluate_words, raw_test_lines, read_vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,34 +49,19 @@ def jieba_segmenter(_: set, __: int) -> Callable[[str], List[str]]:
     return lambda text: [w for w in jieba.cut(text) if w.strip()]
 
 
-def docbin_gold_lines(path: Path) -> List[str]:
-    """The reference docs of a .spacy file as SIGHAN lines (words two spaces apart)."""
-    vocab = spacy.blank("zh").vocab
-    return ["  ".join(t.text for t in doc if not t.is_space) for doc in DocBin().from_disk(path).get_docs(vocab)]
-
-
-def train_pkuseg(corpus: str, retrain: bool = False) -> Path:
-    """Retrain pkuseg on the corpus' training split; RETURNS the model folder."""
-    import spacy_pkuseg
-
+def train_pkuseg_model(corpus: str, retrain: bool = False) -> Path:
+    """Retrain pkuseg on the corpus' training split (reused if present); RETURNS the model folder."""
     folder = ROOT / "corpus" / corpus
     model_dir = ROOT / "training" / f"{corpus}.pkuseg"
-    if (model_dir / "weights.npz").exists() and (model_dir / "training.json").exists() and not retrain:
-        return model_dir
-    model_dir.mkdir(parents=True, exist_ok=True)
-    for split in ("train", "dev"):
-        write_lines(model_dir / f"{split}.txt", docbin_gold_lines(folder / f"{split}.spacy"))
-    start = time.perf_counter()
-    spacy_pkuseg.train(str(model_dir / "train.txt"), str(model_dir / "dev.txt"), str(model_dir), train_iter=20)
-    seconds = time.perf_counter() - start
-    srsly.write_json(model_dir / "training.json", {"seconds": round(seconds, 1), "train_iter": 20, "threads": 1})
+    if not ((model_dir / "weights.npz").exists() and (model_dir / "training.json").exists()) or retrain:
+        train_pkuseg(folder / "train.spacy", folder / "dev.spacy", model_dir, iterations=20)
     return model_dir
 
 
 def pkuseg_segmenter(corpus: str, retrain: bool) -> Callable[[str], List[str]]:
     import spacy_pkuseg
 
-    seg = spacy_pkuseg.pkuseg(model_name=str(train_pkuseg(corpus, retrain)), user_dict=None)
+    seg = spacy_pkuseg.pkuseg(model_name=str(train_pkuseg_model(corpus, retrain)), user_dict=None)
     return lambda text: [w for w in seg.cut(text) if w.strip()]
 
 

@@ -9,7 +9,7 @@ from spacy.util import minibatch
 
 from .doc_arrays import token_arrays, words_and_spaces
 from .errors import Errors
-from .readers.base import read_lines, split_lines
+from .readers.base import iter_lines, read_lines
 from .segmenter import GDSegmenter
 
 
@@ -18,13 +18,18 @@ def doc_words(doc: Doc) -> List[str]:
     return [t.text for t in doc if not t.is_space]
 
 
-def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
-    """All lines of a UTF-8 file (or stdin for None / "-"), BOM and line ends
-    (LF or CRLF) removed; empty lines kept. A line that is not UTF-8 raises
-    with its file and line number."""
+def iter_text_lines(path: Optional[Union[str, Path]]) -> Iterator[str]:
+    """The lines of a UTF-8 file (or stdin for None / "-"), read as a stream, BOM
+    and line ends (LF or CRLF) removed; empty lines kept. A line that is not
+    UTF-8 raises with its file and line number."""
     if path is None or str(path) == "-":
-        return [text for _, text in split_lines(sys.stdin.buffer.read(), "<stdin>")]
-    return [text for _, text in read_lines(path)]
+        return (text for _, text in iter_lines(sys.stdin.buffer, "<stdin>"))
+    return (text for _, text in read_lines(path))
+
+
+def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
+    """All lines of a UTF-8 file (or stdin), as `iter_text_lines`."""
+    return list(iter_text_lines(path))
 
 
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:

@@ -49,7 +49,8 @@ def _analyses(doc: Doc) -> Dict[Span, Tuple[str, Optional[Span], str]]:
     return out
 
 
-def _prf(correct: int, n_pred: int, n_gold: int) -> Dict[str, float]:
+def prf(correct: int, n_pred: int, n_gold: int) -> Dict[str, float]:
+    """Precision, recall and F from counts (0 where undefined)."""
     p = correct / n_pred if n_pred else 0.0
     r = correct / n_gold if n_gold else 0.0
     return {"p": p, "r": r, "f": 2 * p * r / (p + r) if p + r else 0.0}
@@ -78,7 +79,7 @@ def score_ud(pairs: Iterable[Tuple[Doc, Doc]]) -> Dict[str, Dict[str, float]]:
             if head == ghead:
                 correct["uas"] += 1
                 correct["las"] += dep == gdep
-    return {name: _prf(n, n_pred, n_gold) for name, n in correct.items()}
+    return {name: prf(n, n_pred, n_gold) for name, n in correct.items()}
 
 
 def gold_word_docs(golds: Sequence[Doc], nlp: Language) -> List[Doc]:

@@ -5,8 +5,9 @@ c5cdd2a (the main before the fixes of 2026-11-25), these failed there:
 1. threads: 29 of 200 lines differed with 4 threads sharing a dropout model (predict
    toggled eval()/train() on the shared torch module) -> `test_four_threads_...`;
 2. context: the issue saw 17 of 300 SXU lines change with a trailing newline (the SXU model
-   with priors); with this probe's small models c5cdd2a changed none, so this class has no
-   case that fails there: the cases guard the fixed cause (priors across line breaks);
+   with priors); on c5cdd2a the fixture model with strong label-transition and tag priors
+   (3 / 3) gave SXU test line 290 other words after a newline than alone, alone and joined
+   to line 289 -> `test_strong_priors_do_not_run_across_a_line_break` (needs ../shared);
 3. score: a truncated prediction file scored F 1.000 with exit status 0 -> `truncated`;
 4. segment: `-b 0` wrote 0 lines and exited 0 -> `args0`;
 5. corrupt files: a flipped byte in the weights plus an emptied words.txt loaded and
@@ -121,6 +122,24 @@ def test_lines_joined_in_pairs_keep_their_words(context_nlp, lines):
         joined = words(context_nlp, lines[i] + "\n" + lines[i + 1])
         assert joined == plain[i] + ["\n"] + plain[i + 1]
     assert [[t.text for t in d] for d in context_nlp.pipe(lines)] == plain  # pipe == call
+
+
+def test_strong_priors_do_not_run_across_a_line_break():
+    """Failed on c5cdd2a: with transition and tag priors of weight 3, SXU test line 290 began
+    with other words after a newline (a transition from the newline's gap), alone and after
+    line 289 (2 words became 1 there)."""
+    if not SXU_TEST.exists():
+        pytest.skip(f"{SXU_TEST} not available")
+    sxu = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n") if line.strip()]
+    before, line = sxu[288], sxu[289]
+    nlp = spacy.load(FIXTURE)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight = 3.0, 3.0, 0.0
+    alone = words(nlp, line)
+    assert words(nlp, "\n" + line) == ["\n"] + alone
+    assert words(nlp, before + "\n" + line) == words(nlp, before) + ["\n"] + alone
+    # the line's first two words as c5cdd2a gave them alone (after a newline it gave them as one)
+    assert len(alone[0]) == 1 and len(alone[1]) == 2
 
 
 # 3. the scorer -----------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Command-line interface: `python -m spacy_gdcws` / `spacy-gdcws`."""
-from . import convert, ensemble, evaluate, evaluate_ud, package_meta, prepare, score, segment, segment_corpus, tune, unpack  # noqa: F401  (register the commands)
+from . import baselines, convert, ensemble, evaluate, evaluate_ud, ner, package_meta, prepare, score, segment, segment_corpus, tune, unpack  # noqa: F401  (register the commands)
 from ._app import app, run
 
 __all__ = ["app", "run"]

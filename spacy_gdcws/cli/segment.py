@@ -10,7 +10,7 @@ from wasabi import msg
 
 from ..errors import Errors
 from ..io import atomic_writer
-from ..segment import find_segmenter, read_text_lines, segment_lines, write_segmented
+from ..segment import find_segmenter, iter_text_lines, segment_lines, write_segmented
 from ..user_dict import read_user_dict
 from ._app import app, fail
 
@@ -42,9 +42,10 @@ def segment_cli(
         words = read_user_dict(user_dict, user_dict_mode)
         for word, mode in words:
             segmenter.add_words([word], mode)
-    lines = read_text_lines(input_path)
+    # a stream: memory stays flat however long the input is
+    lines = iter_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty()
-    docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), total=len(lines), disable=not show, unit="line")
+    docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), disable=not show, unit="line")
     if output_path is None:
         write_segmented(docs, sys.stdout, delimiter)
         return

@@ -1,7 +1,7 @@
 """Shared pieces of the corpus readers."""
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple, Union
+from typing import IO, Iterator, List, Optional, Tuple, Union
 
 from ..errors import Errors
 
@@ -40,15 +40,40 @@ def fail(path: Union[str, Path], line: int, message: str) -> CorpusFormatError:
 def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
     """Yield (1-based line number, text) with line ends and a leading BOM removed.
 
-    Decoding is strict and line by line, so a file with mixed encodings
-    reports the first line that is not UTF-8.
+    The file is read as a stream (memory does not grow with its length); it is
+    opened at once, so a missing file raises here (E016). Decoding is strict and
+    line by line, so a file with mixed encodings reports the first line that is
+    not UTF-8.
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        f = path.open("rb")
     except OSError as err:
         raise ValueError(Errors.E016.format(path=path, message=err)) from err
-    return split_lines(data, path)
+    return iter_lines(f, path, close=True)
+
+
+def iter_lines(stream: IO[bytes], source: Union[str, Path], close: bool = False) -> Iterator[Tuple[int, str]]:
+    """`read_lines` on an open binary stream (a file, stdin); `source` names it in
+    errors; `close`: close the stream at the end."""
+    try:
+        for number, raw in enumerate(stream, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            yield number, _decode(raw, source, number)
+    finally:
+        if close:
+            stream.close()
+
+
+def _decode(raw: bytes, source: Union[str, Path], number: int) -> str:
+    try:
+        text = raw.decode("utf8")
+    except UnicodeDecodeError as err:
+        raise fail(source, number, f"not valid UTF-8 ({err.reason} at byte {err.start})") from err
+    return text.rstrip("\r")
 
 
 def split_lines(data: bytes, source: Union[str, Path]) -> Iterator[Tuple[int, str]]:
@@ -59,8 +84,4 @@ def split_lines(data: bytes, source: Union[str, Path]) -> Iterator[Tuple[int, st
     if lines and lines[-1] == b"":
         lines.pop()
     for number, raw in enumerate(lines, start=1):
-        try:
-            text = raw.decode("utf8")
-        except UnicodeDecodeError as err:
-            raise fail(source, number, f"not valid UTF-8 ({err.reason} at byte {err.start})") from err
-        yield number, text.rstrip("\r")
+        yield number, _decode(raw, source, number)

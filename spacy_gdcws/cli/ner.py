@@ -1,0 +1,69 @@
+"""`convert-ner` and `evaluate-ner`: char BMES NER files to DocBin, and entities
+scored on character offsets for any tokenization."""
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+import spacy
+import srsly
+import typer
+from spacy.tokens import DocBin
+from wasabi import msg
+
+from ..io import atomic_write_bytes, atomic_write_text
+from ..ner_eval import evaluate_ner, reachability
+from ..readers.char_bmes import read_char_bmes, sentence_to_ner_doc
+from ._app import app
+
+
+@app.command("convert-ner")
+def convert_ner_cli(
+    input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Char BMES file (`高 B-NAME` per line)"),
+    output_path: Path = typer.Argument(..., dir_okay=False, help="Output .spacy file"),
+) -> None:
+    """Convert a character-per-line BMES NER file (Resume NER) to DocBin: one
+    token per character, entities as doc.ents (character offsets). Bad lines
+    stop the conversion with file and line; nothing is written then."""
+    nlp = spacy.blank("zh")
+    db = DocBin(store_user_data=True)
+    labels: Counter = Counter()
+    n_sents = n_chars = n_cut = 0
+    for sentence in read_char_bmes(input_path):
+        db.add(sentence_to_ner_doc(nlp.vocab, sentence))
+        labels.update(label for _, _, label in sentence.entities)
+        n_sents += 1
+        n_chars += len(sentence.text)
+        n_cut += sentence.cut_end
+    atomic_write_bytes(output_path, db.to_bytes())
+    msg.good(f"{n_sents} sentences, {n_chars} characters, {sum(labels.values())} entities -> {output_path}")
+    msg.text("entities: " + ", ".join(f"{label} {n}" for label, n in sorted(labels.items())))
+    if n_cut:
+        msg.warn(f"{n_cut} entities run across a sentence break: each part is an entity of its sentence")
+
+
+@app.command("evaluate-ner")
+def evaluate_ner_cli(
+    model: str = typer.Argument(..., help="Pipeline name or path (tokenizer or segmenter, then ner)"),
+    gold: Path = typer.Argument(..., exists=True, dir_okay=False, help="Gold docs (.spacy) with entities"),
+    output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
+    name: Optional[str] = typer.Option(None, "--name", help="Name of the run in the JSON (default: the model)"),
+    train: Optional[Path] = typer.Option(None, "--train", exists=True, dir_okay=False,
+                                         help="Also count the training entities the tokenization cannot reach"),
+    gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
+) -> None:
+    """Entity P, R, F (overall and per type) on character offsets, so pipelines with
+    different tokenizations are scored on the same gold; plus the share of gold
+    entities whose boundaries fall inside a token (unreachable)."""
+    if gpu_id >= 0:
+        spacy.require_gpu(gpu_id)
+    nlp = spacy.load(model)
+    golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
+    scores = evaluate_ner(nlp, golds, source=gold)
+    result = {"name": name or model, "model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names,
+              "tokenizer": nlp.config["nlp"]["tokenizer"], **scores}
+    if train is not None:
+        result["train_unreachable"] = reachability(nlp, list(DocBin().from_disk(train).get_docs(nlp.vocab)))
+    atomic_write_text(output, srsly.json_dumps(result, indent=2) + "\n")
+    overall, lost = scores["overall"], scores["unreachable"]
+    msg.good(f"{result['name']}: P {overall['p'] * 100:.2f} R {overall['r'] * 100:.2f} F {overall['f'] * 100:.2f}; "
+             f"unreachable {lost['unreachable']} of {lost['gold']} ({lost['share'] * 100:.2f}%) -> {output}")
