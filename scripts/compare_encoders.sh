@@ -2,7 +2,8 @@
 # Train the four encoders on one corpus with one budget and score each with the official scorer.
 #   bash scripts/compare_encoders.sh CORPUS STEPS [CONFIGS...]
 # CORPUS: a folder of corpus/ written by `python -m spacy_gdcws prepare` (sxu, ud, zx).
-# With EVAL_ONLY=1, models already trained are evaluated again, not retrained.
+# With EVAL_ONLY=1, models already trained are evaluated again, not retrained. SUFFIX (e.g. _5000)
+# is appended to CONFIG in every output name, for runs beside the equal-budget ones.
 # Writes training/enc/CORPUS.CONFIG/ (model-best, train.log), metrics/encoders/CORPUS.CONFIG.json,
 # metrics/encoders/curves/CORPUS.CONFIG.jsonl; greedy decoding (no tune-decoding), so every encoder
 # is compared on its model alone. With CORPUS = sxu, the SXU models are also scored on the ZX and UD
@@ -14,27 +15,29 @@ shift 2
 configs=${*:-idcnn bilstm san default}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 mkdir -p metrics/encoders/curves predictions/encoders training/enc
+suffix=${SUFFIX:-}
 for cfg in $configs; do
-  out=training/enc/$corpus.$cfg
+  name=$cfg$suffix
+  out=training/enc/$corpus.$name
   mkdir -p "$out"
   start=$(date +%s)
   if [ "${EVAL_ONLY:-0}" = 1 ] && [ -d "$out/model-best" ]; then
-    echo "$corpus.$cfg: evaluating the trained model again"
+    echo "$corpus.$name: evaluating the trained model again"
   else
   python -m spacy train configs/$cfg.cfg --paths.train corpus/$corpus/train.spacy --paths.dev corpus/$corpus/dev.spacy \
     --output "$out" --training.max_steps "$steps" --training.optimizer.learn_rate.total_steps "$steps" \
-    --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$cfg.jsonl > "$out/train.log" 2>&1
-  echo "$corpus.$cfg trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
+    --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$name.jsonl > "$out/train.log" 2>&1
+  echo "$corpus.$name trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
   fi
   python -m spacy_gdcws evaluate "$out/model-best" corpus/$corpus/test_gold.txt corpus/$corpus/words.txt \
-    --raw corpus/$corpus/test_raw.txt --output metrics/encoders/$corpus.$cfg.json \
-    --pred-output predictions/encoders/$corpus.$cfg.txt --perl-script scripts/sighan/score --name $corpus.$cfg
+    --raw corpus/$corpus/test_raw.txt --output metrics/encoders/$corpus.$name.json \
+    --pred-output predictions/encoders/$corpus.$name.txt --perl-script scripts/sighan/score --name $corpus.$name
   if [ "$corpus" = sxu ]; then
     for target in zx ud; do
       python -m spacy_gdcws evaluate "$out/model-best" corpus/$target/test_gold.txt corpus/sxu/words.txt \
-        --raw corpus/$target/test_raw.txt --output metrics/encoders/sxu_to_$target.$cfg.json \
-        --pred-output predictions/encoders/sxu_to_$target.$cfg.txt --perl-script scripts/sighan/score \
-        --name sxu_to_$target.$cfg
+        --raw corpus/$target/test_raw.txt --output metrics/encoders/sxu_to_$target.$name.json \
+        --pred-output predictions/encoders/sxu_to_$target.$name.txt --perl-script scripts/sighan/score \
+        --name sxu_to_$target.$name
     done
   fi
 done
