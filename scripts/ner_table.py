@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 METRICS = ROOT / "metrics" / "ner"
 RUNS = [
     ("segmenter", "our segmenter (`configs/idcnn.cfg` on UD GSD train, frozen, annotating)"),
-    ("pkuseg", "pkuseg, retrained on the same UD GSD sentences"),
+    ("pkuseg", "pkuseg, retrained on the same UD GSD sentences, full-width punctuation as user dictionary"),
+    ("pkuseg_plain", "pkuseg, retrained on the same UD GSD sentences, as spaCy runs it"),
     ("jieba", "jieba, default dictionary"),
     ("char", "one token per character"),
 ]
