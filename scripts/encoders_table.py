@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from marked import write_table
+
 ROOT = Path(__file__).resolve().parent.parent
 METRICS = ROOT / "metrics"
 CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), ("idcnn", "ID-CNN-CRF"),
@@ -63,12 +65,7 @@ def main() -> None:
     text = table()
     print(text)
     if "--write" in sys.argv:
-        doc = ROOT / "docs" / "encoders.md"
-        content = doc.read_text(encoding="utf8")
-        start, end = "<!-- encoders:start -->", "<!-- encoders:end -->"
-        head, rest = content.split(start, 1)
-        _, tail = rest.split(end, 1)
-        doc.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf8")
+        write_table(ROOT / "docs" / "encoders.md", "encoders", text)
 
 
 if __name__ == "__main__":

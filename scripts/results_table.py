@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, List
 
+from marked import replace
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # what each model suffix is; every departure from the paper is named
@@ -241,15 +243,6 @@ def speed() -> str:
 
 TABLES: Dict[str, Callable[[], str]] = {"results": results, "ablations": ablations, "pipeline": pipeline,
                                         "speed": speed}
-
-
-def replace(content: str, name: str, text: str) -> str:
-    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-    if start not in content:
-        return content
-    head, rest = content.split(start, 1)
-    _, tail = rest.split(end, 1)
-    return f"{head}{start}\n{text}\n{end}{tail}"
 
 
 def main() -> None:
