@@ -1,9 +1,9 @@
 """NER on the segmenter's words: the char BMES converter, character-offset scoring,
 and a small NER trained with configs/ner_segmenter.cfg over a frozen segmenter.
 
-The fixture `tests/fixtures/ner_sample.char.bmes` is invented text in Resume NER's
+The fixture `tests/fixtures/ner_invented_bmes.txt` is invented text in Resume NER's
 format (the corpus itself is research-use data and is not in the repository); its
-words are in `ner_sample_words.txt`.
+words are in `ner_invented_words.txt`.
 """
 import subprocess
 import sys
@@ -27,8 +27,8 @@ from spacy_gdcws.readers.char_bmes import (
 from .conftest import ROOT, corpus_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SAMPLE = FIXTURES / "ner_sample.char.bmes"
-SAMPLE_WORDS = FIXTURES / "ner_sample_words.txt"
+SAMPLE = FIXTURES / "ner_invented_bmes.txt"
+SAMPLE_WORDS = FIXTURES / "ner_invented_words.txt"
 
 
 def sample_docs(vocab):
