@@ -11,12 +11,13 @@ from spacy.vocab import Vocab
 
 from .errors import Errors
 from .io import replace_dir
+from .segment import doc_words
 
 
 def docbin_gold_lines(path: Union[str, Path]) -> List[str]:
     """The reference docs of a .spacy file as SIGHAN lines (words two spaces apart)."""
     docs = DocBin().from_disk(path).get_docs(Vocab())
-    return ["  ".join(t.text for t in doc if not t.is_space) for doc in docs]
+    return ["  ".join(doc_words(doc)) for doc in docs]
 
 
 def train_pkuseg(train: Union[str, Path], dev: Union[str, Path], output: Union[str, Path],

@@ -6,22 +6,13 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import IO, Iterator, Union
+from typing import IO, Any, ContextManager, Iterator, Union
 
 
 def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
     """Write `data` to `path` atomically (a temporary file beside it, then renamed)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with _atomic_file(path, "wb") as f:
+        f.write(data)
 
 
 def atomic_write_text(path: Union[str, Path], text: str, encoding: str = "utf8") -> None:
@@ -31,15 +22,21 @@ def atomic_write_text(path: Union[str, Path], text: str, encoding: str = "utf8")
         f.write(text)
 
 
-@contextlib.contextmanager
-def atomic_writer(path: Union[str, Path], encoding: str = "utf8") -> Iterator[IO[str]]:
+def atomic_writer(path: Union[str, Path], encoding: str = "utf8") -> ContextManager[IO[str]]:
     """A text file to write that appears at `path` only when the block ends
     without an error (a temporary file beside it, then renamed)."""
+    return _atomic_file(path, "w", encoding=encoding, newline="")
+
+
+@contextlib.contextmanager
+def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterator[IO]:
+    """An open file (`mode` "w" or "wb") on a temporary path beside `path`, renamed
+    to `path` when the block ends without an error and removed when it does not."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+        with os.fdopen(fd, mode, **open_args) as f:
             yield f
         os.replace(tmp, path)
     except BaseException:

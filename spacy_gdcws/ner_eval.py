@@ -17,6 +17,7 @@ from spacy.tokens import Doc
 
 from .errors import Errors
 from .readers.char_bmes import Entity
+from .segment import segmenter_names
 from .ud_eval import prf
 
 
@@ -65,23 +66,23 @@ def score_entities(pairs: Iterable[Tuple[Sequence[Entity], Sequence[Entity]]]) -
     }
 
 
-def tokenizing_components(nlp: Language) -> List[str]:
-    """The components that decide the tokens: the gdcws segmenters."""
-    return [name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory == "gdcws_segmenter"]
+def unreachable_counts(docs: Iterable[Doc], golds: Iterable[Doc]) -> Dict[str, float]:
+    """How many of the gold docs' entities the tokens of `docs` (the same texts) leave
+    unreachable: {"gold", "unreachable", "share"}."""
+    n_gold = n_lost = 0
+    for doc, gold in zip(docs, golds):
+        entities = doc_entities(gold)
+        n_gold += len(entities)
+        n_lost += len(unreachable(entities, doc))
+    return {"gold": n_gold, "unreachable": n_lost, "share": n_lost / n_gold if n_gold else 0.0}
 
 
 def reachability(nlp: Language, golds: Sequence[Doc], batch_size: int = 64) -> Dict[str, float]:
-    """The share of the gold docs' entities that the pipeline's tokenization
-    (tokenizer and segmenter, nothing after them) leaves unreachable."""
-    keep = set(tokenizing_components(nlp))
+    """`unreachable_counts` for the pipeline's tokenization (tokenizer and
+    segmenters, nothing after them) of the gold docs' texts."""
+    keep = set(segmenter_names(nlp))
     with nlp.select_pipes(disable=[n for n in nlp.pipe_names if n not in keep]):
-        docs = nlp.pipe((g.text for g in golds), batch_size=batch_size)
-        n_gold = n_lost = 0
-        for doc, gold in zip(docs, golds):
-            entities = doc_entities(gold)
-            n_gold += len(entities)
-            n_lost += len(unreachable(entities, doc))
-    return {"gold": n_gold, "unreachable": n_lost, "share": n_lost / n_gold if n_gold else 0.0}
+        return unreachable_counts(nlp.pipe((g.text for g in golds), batch_size=batch_size), golds)
 
 
 def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
@@ -97,24 +98,18 @@ def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
     start = time.perf_counter()
     predicted = list(nlp.pipe((g.text for g in golds), batch_size=batch_size))
     seconds = time.perf_counter() - start
-    n_lost = n_tokens = 0
-    pairs = []
     for i, (doc, gold) in enumerate(zip(predicted, golds)):
         if doc.text != gold.text:
             raise ValueError(Errors.E075.format(path=source or "<docs>", i=i))
-        ref = doc_entities(gold)
-        n_lost += len(unreachable(ref, doc))
-        n_tokens += len(doc)
-        pairs.append((doc_entities(doc), ref))
-    scores = score_entities(pairs)
-    overall = scores["overall"]
-    n_gold = overall["gold"]
+    scores = score_entities((doc_entities(doc), doc_entities(gold)) for doc, gold in zip(predicted, golds))
+    lost = unreachable_counts(predicted, golds)
+    n_reachable = lost["gold"] - lost["unreachable"]
     n_chars = sum(len(g.text) for g in golds)
     return {
         **scores,
-        "unreachable": {"gold": n_gold, "unreachable": n_lost, "share": n_lost / n_gold if n_gold else 0.0},
-        "reachable_recall": overall["correct"] / (n_gold - n_lost) if n_gold > n_lost else 0.0,
-        "tokens": n_tokens,
+        "unreachable": lost,
+        "reachable_recall": scores["overall"]["correct"] / n_reachable if n_reachable > 0 else 0.0,
+        "tokens": sum(len(doc) for doc in predicted),
         "chars": n_chars,
         "chars_per_second": round(n_chars / seconds) if seconds > 0 else None,
     }

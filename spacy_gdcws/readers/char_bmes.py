@@ -78,8 +78,7 @@ class _SentenceBuilder:
         prefix, label = parse_tag(tag, self.path, line)
         start, end = self.offset, self.offset + len(char)
         if self.carried is not None and not self.sentence.chars and (prefix not in ("M", "E") or label != self.carried[0]):
-            # the previous sentence ended inside an entity that this one does not continue
-            self.open = (0, self.carried[0], self.carried[1])
+            # the previous sentence ended inside an entity (still open) that this one does not continue
             self.close(line, what=f"'{tag}' (the next sentence does not continue it)")
         if prefix in ("M", "E"):
             if self.open is None or self.open[1] != label:
