@@ -3,7 +3,8 @@
 #   bash scripts/compare_encoders.sh CORPUS STEPS [CONFIGS...]
 # CORPUS: a folder of corpus/ written by `python -m spacy_gdcws prepare` (sxu, ud, zx).
 # With EVAL_ONLY=1, models already trained are evaluated again, not retrained. SUFFIX (e.g. _5000)
-# is appended to CONFIG in every output name, for runs beside the equal-budget ones.
+# is appended to CONFIG in every output name, for runs beside the equal-budget ones. EXTRA holds more
+# `spacy train` overrides (e.g. pretrained vectors: docs/encoders.md).
 # Writes training/enc/CORPUS.CONFIG/ (model-best, train.log), metrics/encoders/CORPUS.CONFIG.json,
 # metrics/encoders/curves/CORPUS.CONFIG.jsonl; greedy decoding (no tune-decoding), so every encoder
 # is compared on its model alone. With CORPUS = sxu, the SXU models are also scored on the ZX and UD
@@ -26,7 +27,7 @@ for cfg in $configs; do
   else
   python -m spacy train configs/$cfg.cfg --paths.train corpus/$corpus/train.spacy --paths.dev corpus/$corpus/dev.spacy \
     --output "$out" --training.max_steps "$steps" --training.optimizer.learn_rate.total_steps "$steps" \
-    --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$name.jsonl > "$out/train.log" 2>&1
+    --training.eval_frequency 250 --paths.curve metrics/encoders/curves/$corpus.$name.jsonl ${EXTRA:-} > "$out/train.log" 2>&1
   echo "$corpus.$name trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
   fi
   python -m spacy_gdcws evaluate "$out/model-best" corpus/$corpus/test_gold.txt corpus/$corpus/words.txt \

@@ -429,7 +429,8 @@ _TAG_AFTER = numpy.asarray([0, 0, 1, 1])
 
 def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
                         pairs: Optional[numpy.ndarray] = None,
-                        breaks: Optional[numpy.ndarray] = None) -> numpy.ndarray:
+                        breaks: Optional[numpy.ndarray] = None,
+                        real_gaps: Optional[numpy.ndarray] = None) -> numpy.ndarray:
     """Per-token BMES tag scores (n + 1, 4) whose best agreeing sequence is
     `viterbi(logits, log_trans, weight, forced, pairs)`'s labelling (the
     scores differ by a constant per labelling-independent term only).
@@ -439,11 +440,16 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
     breaks (Optional[numpy.ndarray]): bool (n + 1,), line-break tokens: a line
         is decoded as if it were a doc of its own (no transition between a
         gap next to a line break and the gap beyond it).
+    real_gaps (Optional[numpy.ndarray]): bool (n,), False for gaps whose logit
+        scores nothing (next to the separator of docs laid end to end,
+        `doc_arrays.BatchArrays`): each doc's rows come out as if it were alone.
     """
     logits = numpy.asarray(logits, dtype=numpy.float64)
     n = len(logits)
     emit = numpy.zeros((n + 1, 4))
     label_scores = numpy.stack([-numpy.logaddexp(0.0, logits), -numpy.logaddexp(0.0, -logits)], axis=1)  # (n, 2)
+    if real_gaps is not None:
+        label_scores *= real_gaps[:, None]
     emit[:n] += label_scores[:, _TAG_AFTER]
     if weight > 0.0 and n > 1:
         trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)[_TAG_BEFORE, _TAG_AFTER][None, :]
@@ -483,6 +489,35 @@ def batch_viterbi(emissions: Sequence[numpy.ndarray], constraints: Sequence[nump
     tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
     bounds = tags_to_boundaries(tags).numpy()
     return [bounds[i, : n - 1] for i, n in enumerate(lengths)]
+
+
+def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths: numpy.ndarray,
+                   starts: numpy.ndarray) -> numpy.ndarray:
+    """`batch_viterbi` for docs laid end to end (`doc_arrays.BatchArrays`):
+    the flat tag scores (N, 4) and gap constraints (N - 1,) are scattered into
+    one padded batch, decoded at once, and the labelling comes back flat
+    (N - 1,) (False at the separators' gaps)."""
+    import torch
+
+    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
+
+    rows = numpy.repeat(numpy.arange(len(lengths)), lengths)
+    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    tokens = numpy.repeat(starts, lengths) + cols  # flat index of each doc token
+    length = int(lengths.max())
+    psi = numpy.zeros((len(lengths), length, 4), dtype=numpy.float64)
+    psi[rows, cols] = emissions[tokens]
+    gaps = numpy.full((len(lengths), length), -1, dtype=numpy.int64)
+    has_gap = tokens < len(constraints)
+    gaps[rows[has_gap], cols[has_gap]] = constraints[tokens[has_gap]]
+    gaps = gaps[:, : length - 1]
+    scores = torch.from_numpy(psi).unsqueeze(2).expand(-1, -1, 4, -1)
+    tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
+    bounds = tags_to_boundaries(tags).numpy()
+    out = numpy.zeros(len(constraints), dtype=bool)
+    inside = cols < lengths[rows] - 1  # a doc's own gaps: after each token but its last
+    out[tokens[inside]] = bounds[rows[inside], cols[inside]]
+    return out
 
 
 def prior_codes(first: numpy.ndarray, length: numpy.ndarray) -> numpy.ndarray:

@@ -122,3 +122,87 @@ def words_and_spaces(doc: Doc, arrays: TokenArrays, boundaries: numpy.ndarray):
     end = arrays.idx[last] + arrays.length[last]
     text = arrays.text
     return [text[a:b] for a, b in zip(begin.tolist(), end.tolist())], arrays.trailing[last].tolist()
+
+
+# what stands between two docs laid end to end: a line break (a whitespace token
+# that is a break, so every gap next to it is forced and the priors see a line edge)
+_SEPARATOR = "\n"
+
+
+@dataclass
+class BatchArrays:
+    """The `TokenArrays` of several docs laid end to end, a line-break token
+    between neighbours, so that gap rules and decoding priors run once per
+    batch instead of once per doc. Doc k's token i is flat token
+    `starts[k] + i` and its gap j (after token j) is flat gap `starts[k] + j`;
+    the two gaps next to each separator belong to no doc (`real_gaps`).
+
+    arrays (TokenArrays): The flat arrays; `text` is the texts joined by "\\n".
+    lengths (int64): Tokens per doc. starts (int64): Each doc's first flat token.
+    """
+
+    arrays: TokenArrays
+    lengths: numpy.ndarray
+    starts: numpy.ndarray
+
+    def split_gaps(self, values: numpy.ndarray) -> list:
+        """Per-doc views (n_k - 1,) of a flat per-gap array."""
+        return [values[s : s + n - 1] for s, n in zip(self.starts.tolist(), self.lengths.tolist())]
+
+    def join_gaps(self, per_doc: list, fill: float = 0.0) -> numpy.ndarray:
+        """A flat per-gap array from per-doc ones (n_k - 1,), `fill` at the separators' gaps."""
+        pad = numpy.full(2, fill, dtype=numpy.asarray(per_doc[0]).dtype)
+        pieces = [pad] * (2 * len(per_doc) - 1)
+        pieces[::2] = per_doc
+        return numpy.concatenate(pieces)
+
+    @property
+    def real_gaps(self) -> numpy.ndarray:
+        """Bool (N - 1,): the flat gaps that are a doc's (not next to a separator)."""
+        real = numpy.ones(max(len(self.arrays) - 1, 0), dtype=bool)
+        ends = (self.starts + self.lengths)[:-1]
+        real[ends - 1] = False
+        real[ends] = False
+        return real
+
+    @property
+    def real_tokens(self) -> numpy.ndarray:
+        """Bool (N,): the flat tokens that are a doc's (not a separator)."""
+        real = numpy.ones(len(self.arrays), dtype=bool)
+        real[(self.starts + self.lengths)[:-1]] = False
+        return real
+
+
+def batch_arrays(arrays: list) -> BatchArrays:
+    """Lay several docs' `TokenArrays` end to end (`BatchArrays`; at least one doc)."""
+    lengths = numpy.fromiter((len(a) for a in arrays), dtype=numpy.int64, count=len(arrays))
+    starts = numpy.zeros(len(arrays), dtype=numpy.int64)
+    numpy.cumsum(lengths[:-1] + 1, out=starts[1:])
+    text = _SEPARATOR.join(a.text for a in arrays)
+    text_lengths = numpy.fromiter((len(a.text) for a in arrays), dtype=numpy.int64, count=len(arrays))
+    text_starts = numpy.zeros(len(arrays), dtype=numpy.int64)
+    numpy.cumsum(text_lengths[:-1] + 1, out=text_starts[1:])
+
+    def cat(field: str, separator: numpy.ndarray) -> numpy.ndarray:
+        pieces = [separator] * (2 * len(arrays) - 1)
+        pieces[::2] = [getattr(a, field) for a in arrays]
+        return numpy.concatenate(pieces)
+
+    one = lambda value, dtype: numpy.full(1, value, dtype=dtype)  # noqa: E731
+    # the separator's own idx is its doc's text length: the offset below moves it onto the "\n"
+    idx_pieces = [None] * (2 * len(arrays) - 1)
+    idx_pieces[::2] = [a.idx for a in arrays]
+    idx_pieces[1::2] = [one(n, numpy.int64) for n in text_lengths[:-1].tolist()]
+    idx = numpy.concatenate(idx_pieces) + numpy.repeat(text_starts, lengths + 1)[: int(lengths.sum()) + len(arrays) - 1]
+    flat = TokenArrays(
+        orth=cat("orth", one(0, numpy.uint64)),
+        idx=idx,
+        length=cat("length", one(1, numpy.int64)),
+        is_space=cat("is_space", one(True, bool)),
+        trailing=cat("trailing", one(False, bool)),
+        codes=cat("codes", one(MULTI_CHAR_CODE, numpy.int64)),
+        first=cat("first", one(MULTI_CHAR_CODE, numpy.int64)),
+        breaks=cat("breaks", one(True, bool)),
+        text=text,
+    )
+    return BatchArrays(flat, lengths, starts)

@@ -34,7 +34,7 @@ from .errors import Errors, Warnings
 from .decoding import (
     PairCounts,
     TagIndex,
-    batch_viterbi,
+    padded_viterbi,
     gap_keys_from_codes,
     prior_codes,
     tag_chain_emissions,
@@ -48,7 +48,7 @@ from .decoding import (
 )
 
 from .augment import PseudoWords
-from .doc_arrays import token_arrays, words_and_spaces
+from .doc_arrays import BatchArrays, batch_arrays, token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
 from .io import replace_dir, verify_checksums, write_checksums
 from .units import inner_gaps
@@ -385,46 +385,53 @@ class GDSegmenter(TrainablePipe):
 
     def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
         """Where words end in each doc (`boundaries`; None for docs of fewer
-        than 2 tokens); a CRF tagger's docs are decoded in one batch."""
+        than 2 tokens). The batch's docs are laid end to end (`batch_arrays`),
+        so gap rules and priors run once per batch, and Viterbi (a CRF
+        tagger's, or the chain of the decoding priors) once over the padded batch."""
         out: List[Optional[numpy.ndarray]] = [None] * len(docs)
         index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
-        arrays = [token_arrays(docs[i]) for i in index]
-        rules = [self.gap_rules(a) for a in arrays]
+        if not index:
+            return out
+        batch = batch_arrays([token_arrays(docs[i]) for i in index])
+        flat = batch.arrays
+        constraint, bias = self.gap_rules(flat)
         if self.scores_tags:
             self._check_tag_settings()
-            decoded = crf_boundaries([scores[i] for i in index], [c for c, _ in rules], [b for _, b in rules])
+            biases = batch.split_gaps(bias) if bias is not None else None
+            decoded = crf_boundaries([scores[i] for i in index], batch.split_gaps(constraint), biases)
             for i, bounds in zip(index, decoded):
                 out[i] = bounds
             return out
         self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
-        chain = self.transition_weight > 0.0 or self.tag_prior_weight > 0.0
+        logits = batch.join_gaps([numpy.asarray(scores[i])[:, 0] for i in index]) - self._threshold_logit
+        if bias is not None:
+            logits = logits + bias
+        if self.bigram_prior_weight > 0.0:
+            keys = gap_keys_from_codes(prior_codes(flat.first, flat.length), flat.breaks)
+            logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
+        if self.transition_weight > 0.0 or self.tag_prior_weight > 0.0:
+            bounds = self._chain_boundaries(batch, logits, constraint)
+        else:
+            bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
+        for i, doc_bounds in zip(index, batch.split_gaps(bounds)):
+            out[i] = doc_bounds
+        return out
+
+    def _chain_boundaries(self, batch: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray) -> numpy.ndarray:
+        """The Viterbi labelling of a batch's flat gaps under the transition and
+        tag priors (`tag_chain_emissions`), each doc decoded as a row of one padded batch."""
+        flat = batch.arrays
         log_trans = numpy.zeros((2, 2))
         if self.transition_weight > 0.0:
             log_trans = self._prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
+        pairs = None
         if self.tag_prior_weight > 0.0:
             index_map, table = self._prior("tags", tag_pmi)
             tag_index = self._prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
-        emissions, constraints, rows = [], [], []
-        for i, doc_arrays, (constraint, bias) in zip(index, arrays, rules):
-            logits = numpy.asarray(scores[i])[:, 0] - self._threshold_logit
-            if bias is not None:
-                logits = logits + bias
-            if self.bigram_prior_weight > 0.0:
-                codes = prior_codes(doc_arrays.first, doc_arrays.length)
-                keys = gap_keys_from_codes(codes, doc_arrays.breaks)
-                logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
-            if not chain:
-                out[i] = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-                continue
-            pairs = None
-            if self.tag_prior_weight > 0.0:
-                pairs = self.tag_prior_weight * table[tag_index.rows_of(doc_arrays.codes)]
-            emissions.append(tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, doc_arrays.breaks))
-            constraints.append(constraint)
-            rows.append(i)
-        for i, bounds in zip(rows, batch_viterbi(emissions, constraints)):
-            out[i] = bounds
-        return out
+            pairs = self.tag_prior_weight * table[tag_index.rows_of(flat.codes)]
+        emissions = tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, flat.breaks,
+                                        real_gaps=batch.real_gaps)
+        return padded_viterbi(emissions, constraint, batch.lengths, batch.starts)
 
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
         """Merge each doc's characters into words in place, in one

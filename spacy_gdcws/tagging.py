@@ -15,15 +15,19 @@ N_TAGS = 4
 
 
 def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """Padded potentials (B, T, 4, 4), gap constraints (B, T - 1) and lengths (B,)."""
-    lengths = numpy.asarray([len(s) for s in scores], dtype=numpy.int64)
+    """Padded potentials (B, T, 4, 4), gap constraints (B, T - 1) and lengths (B,),
+    scattered from the concatenated docs in one assignment each."""
+    lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
     length = int(lengths.max())
+    rows = numpy.repeat(numpy.arange(len(scores)), lengths)
+    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
     psi = numpy.zeros((len(scores), length, N_TAGS, N_TAGS), dtype=numpy.float32)
-    gaps = numpy.full((len(scores), max(length - 1, 0)), -1, dtype=numpy.int64)
-    for i, (s, g) in enumerate(zip(scores, gap_values)):
-        psi[i, : len(s)] = numpy.asarray(s)[:, :TAG_COLUMNS].reshape(len(s), N_TAGS, N_TAGS)
-        gaps[i, : len(g)] = g
-    return psi, gaps, lengths
+    flat = numpy.concatenate([numpy.asarray(s)[:, :TAG_COLUMNS] for s in scores])
+    psi[rows, cols] = flat.reshape(-1, N_TAGS, N_TAGS)
+    gaps = numpy.full((len(scores), length), -1, dtype=numpy.int64)
+    inside = cols < lengths[rows] - 1  # a doc's gaps: after each of its tokens but the last
+    gaps[rows[inside], cols[inside]] = numpy.concatenate(list(gap_values))
+    return psi, gaps[:, : max(length - 1, 0)], lengths
 
 
 def crf_boundaries(scores: Sequence[numpy.ndarray], constraints: Sequence[numpy.ndarray],

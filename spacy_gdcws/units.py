@@ -19,15 +19,25 @@ _ZWJ = 0x200D
 _MARKS = ("Mn", "Me", "Mc")
 
 
+# per code point (and the multi-character stand-in 0x110000): 1 continues a
+# grapheme cluster, 0 does not, -1 not looked up yet; filled as code points are met
+_CONTINUES = numpy.full(0x110001, -1, dtype=numpy.int8)
+
+
 def _continues(points: numpy.ndarray) -> numpy.ndarray:
     """Per code point: whether it continues the grapheme cluster before it by its
     own kind (combining mark, zero-width joiner, variation selector, emoji
-    modifier, tag character), looked up once per distinct code point."""
+    modifier, tag character). One table lookup per doc; a code point is
+    classified once per process."""
     if not len(points):
         return numpy.zeros(0, dtype=bool)
-    unique, inverse = numpy.unique(points, return_inverse=True)
-    table = numpy.fromiter((_is_continuation(int(cp)) for cp in unique), dtype=bool, count=len(unique))
-    return table[inverse.reshape(-1)]
+    points = numpy.clip(points, 0, 0x110000)
+    flags = _CONTINUES[points]
+    if (flags < 0).any():
+        new = numpy.unique(points[flags < 0])
+        _CONTINUES[new] = numpy.fromiter((_is_continuation(int(cp)) for cp in new), dtype=bool, count=len(new))
+        flags = _CONTINUES[points]
+    return flags.astype(bool)
 
 
 def _is_continuation(cp: int) -> bool:

@@ -127,3 +127,21 @@ def test_crf_boundaries_respect_forced_gaps():
     forced = [numpy.array([False, True, False, False])]
     (bounds,) = crf_boundaries(scores, forced)
     assert bounds.tolist() == [False, True, False, False]
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_host_viterbi_equals_the_device_recursion(ties):
+    """On the CPU `viterbi_tags` runs its recursion in numpy; the torch recursion
+    (what a GPU runs) gives the same tags, ties included (zero potentials: every
+    valid path scores the same, both take the lowest tag ids)."""
+    from spacy_gdcws.nn.crf import NEG, _viterbi_torch
+
+    torch.manual_seed(2)
+    psi = torch.zeros(5, 9, 4, 4) if ties else torch.randn(5, 9, 4, 4)
+    gaps = torch.randint(-1, 2, (5, 8))
+    lengths = torch.tensor([9, 7, 2, 1, 9])
+    allowed = allowed_steps(gaps, 9)
+    host = viterbi_tags(psi, allowed, lengths)
+    device = _viterbi_torch(psi.masked_fill(~allowed, NEG), lengths)
+    assert host.dtype == device.dtype == torch.long
+    assert host.tolist() == device.tolist()

@@ -1,5 +1,6 @@
 """The composable model: every encoder with every scorer, on one data path."""
 import json
+import math
 from pathlib import Path
 
 import numpy
@@ -97,6 +98,35 @@ def test_local_attention_masks_exactly_the_window():
     assert (weights[:, :, far] == 0).all()
     assert (weights[0, :, ~far] > 0).all()
     assert (weights[1, :, :6, 6:] == 0).all()  # padding is never attended to by real characters
+
+
+def test_relative_position_bias_shifts_attention_by_offset():
+    """A learned bias for offset +1 multiplies each query's weight on its right
+    neighbour by exp(bias), relative to the other keys; the window still holds."""
+    from spacy_gdcws.nn.attention import attention_mask
+    from spacy_gdcws.nn.san import band_mask, relative_offsets
+
+    torch.manual_seed(0)
+    enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0,
+                                    relative_positions=True).eval()
+    x = torch.randn(1, 9, 8)
+    allowed = attention_mask(torch.ones(1, 9, dtype=torch.bool), band_mask(9, 2))
+    offsets = relative_offsets(9, 2)
+    assert offsets[4].tolist() == [0, 0, 0, 1, 2, 3, 4, 4, 4]
+    attn = enc.layers[0].attn
+    plain = attn.attention_weights(x, allowed, enc.relative_bias[0][:, offsets])  # zero bias at the start
+    with torch.no_grad():
+        enc.relative_bias[0, 1, 3] = 1.5  # head 1, offset +1
+    biased = attn.attention_weights(x, allowed, enc.relative_bias[0][:, offsets])
+    assert torch.allclose(biased[0, 0], plain[0, 0])  # head 0 untouched
+    ratio = (biased[0, 1, 3, 4] / biased[0, 1, 3, 2]) / (plain[0, 1, 3, 4] / plain[0, 1, 3, 2])
+    assert abs(ratio.item() - math.exp(1.5)) < 1e-4
+    far = (torch.arange(9)[:, None] - torch.arange(9)[None, :]).abs() > 2
+    assert (biased[:, :, far] == 0).all()
+    enc.train()
+    out = enc(x, torch.ones(1, 9, dtype=torch.bool)).left
+    out.sum().backward()
+    assert enc.relative_bias.grad is not None and enc.relative_bias.grad.abs().sum() > 0
 
 
 def test_idcnn_receptive_field_is_as_computed():

@@ -12,8 +12,9 @@ at t (at t = 0 the previous tag is a virtual S). A CRF tagger's potentials are
 shape decodes here. Gap constraints (-1 free, 0 no boundary, 1 boundary) fix
 the gap between t and t + 1: forced boundaries next to whitespace, gold gaps in
 training. Every recursion runs over the batch at once; the only Python loop is
-over positions.
+over positions (Viterbi on the CPU runs it in numpy, a few microseconds a step).
 """
+import numpy
 import torch
 
 TAGS = ("B", "M", "E", "S")
@@ -82,6 +83,15 @@ def viterbi_tags(psi: torch.Tensor, allowed: torch.Tensor, lengths: torch.Tensor
     RETURNS (LongTensor): (B, T) tag ids; positions past a row's length repeat its last tag.
     """
     score = _scores(psi.detach(), allowed)
+    if score.device.type == "cpu":
+        # the same recursion in numpy: a position costs a few microseconds, not a few torch dispatches
+        return torch.from_numpy(_viterbi_numpy(score.numpy(), lengths.cpu().numpy()))
+    return _viterbi_torch(score, lengths)
+
+
+def _viterbi_torch(score: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """`viterbi_tags` on the scores' device (score: (B, T, 4, 4), disallowed steps at NEG)."""
+    psi = score
     batch, length = psi.shape[:2]
     delta = score[:, 0, S_TAG, :]
     identity = torch.arange(N_TAGS, device=psi.device).expand(batch, N_TAGS)
@@ -97,6 +107,36 @@ def viterbi_tags(psi: torch.Tensor, allowed: torch.Tensor, lengths: torch.Tensor
         last = back.gather(1, last.unsqueeze(1)).squeeze(1)
         tags.append(last)
     return torch.stack(tags[::-1], dim=1)
+
+
+def _viterbi_numpy(score: numpy.ndarray, lengths: numpy.ndarray) -> numpy.ndarray:
+    """`viterbi_tags` on host arrays (score: (B, T, 4, 4) with disallowed steps
+    at NEG; ties go to the lower tag id, as torch's max and argmax do). Rows
+    run longest first, so step t touches only the rows still running."""
+    batch, length = score.shape[:2]
+    order = numpy.argsort(-lengths, kind="stable")
+    running = (lengths[order][None, :] > numpy.arange(length)[:, None]).sum(axis=1)
+    # (T, B, next, prev): each step reads one contiguous block and reduces its last axis
+    steps = numpy.ascontiguousarray(score[order].transpose(1, 0, 3, 2))
+    delta = score[order, 0, S_TAG, :].copy()
+    backs = numpy.empty((max(length - 1, 0), batch, N_TAGS), dtype=numpy.int64)
+    backs[:] = numpy.arange(N_TAGS)  # rows that have ended keep their tag
+    for t in range(1, length):
+        k = int(running[t])
+        cand = steps[t, :k] + delta[:k, None, :]
+        backs[t - 1, :k] = cand.argmax(axis=2)
+        delta[:k] = cand.max(axis=2)
+    end = numpy.where(numpy.asarray(AFTER) == 1, 0.0, NEG)
+    tags = numpy.empty((batch, length), dtype=numpy.int64)
+    last = (delta + end).argmax(axis=1)
+    tags[:, length - 1] = last
+    flat = numpy.arange(batch)
+    for t in range(length - 2, -1, -1):
+        last = backs[t][flat, last]
+        tags[:, t] = last
+    out = numpy.empty_like(tags)
+    out[order] = tags
+    return out
 
 
 def tags_to_boundaries(tags: torch.Tensor) -> torch.Tensor:
