@@ -22,6 +22,10 @@ METRICS = ROOT / "metrics"
 CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), ("idcnn", "ID-CNN-CRF"),
            ("bilstm", "BiLSTM-CRF"), ("fast", "ID-CNN-CRF, half width (`fast`)")]
 CORPORA = ["sxu", "ud", "zx"]
+# variants trained on SXU only (same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
+SXU_VARIANTS = [("san_abs", "L-SAN-CRF, absolute positions only (`relative_positions = false`)"),
+                ("san_rel_w128", "L-SAN-CRF, width 128 (2 heads of 64)"),
+                ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)")]
 
 
 def _load(path: Path) -> Optional[Dict]:
@@ -53,6 +57,10 @@ def table() -> str:
     ]
     for config, label in CONFIGS:
         cells = [_fo(_load(METRICS / "encoders" / f"{c}.{config}.json")) for c in CORPORA]
+        cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{config}.json")) for t in ("zx", "ud")]
+        lines.append(f"| {label} | " + " | ".join(cells + cross) + f" | {_curve('sxu', config)} |")
+    for config, label in SXU_VARIANTS:
+        cells = [_fo(_load(METRICS / "encoders" / f"sxu.{config}.json")), "–", "–"]
         cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{config}.json")) for t in ("zx", "ud")]
         lines.append(f"| {label} | " + " | ".join(cells + cross) + f" | {_curve('sxu', config)} |")
     for method, label in (("pkuseg", "pkuseg, retrained on the same split"), ("jieba", "jieba, default dictionary")):

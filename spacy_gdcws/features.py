@@ -673,15 +673,23 @@ def featurize(windows: Windows, feats: BatchFeatures, use_bigrams: bool
     return chars, bigrams, mask, lexicon, vectors
 
 
+# `char_class` per code point, -1 not looked up yet; filled as characters are met
+_CLASS_OF = numpy.full(0x110000, -1, dtype=numpy.int8)
+
+
 def char_classes_from_codes(first: numpy.ndarray, is_space: numpy.ndarray) -> numpy.ndarray:
     """`char_classes` from each token's first code point and whitespace flag
-    (`doc_arrays.TokenArrays`): the class is looked up once per distinct
-    character of the batch, not once per token."""
+    (`doc_arrays.TokenArrays`): one table lookup; a character's class is
+    computed once per process."""
     if not len(first):
         return numpy.zeros(0, dtype=numpy.uint64)
-    unique, inverse = numpy.unique(first, return_inverse=True)
-    table = numpy.fromiter((char_class(chr(int(c))) for c in unique), dtype=numpy.uint64, count=len(unique))
-    classes = table[inverse.reshape(-1)]
+    first = numpy.asarray(first, dtype=numpy.int64)
+    classes = _CLASS_OF[first]
+    if (classes < 0).any():
+        new = numpy.unique(first[classes < 0])
+        _CLASS_OF[new] = numpy.fromiter((char_class(chr(int(c))) for c in new), dtype=numpy.int8, count=len(new))
+        classes = _CLASS_OF[first]
+    classes = classes.astype(numpy.uint64)
     classes[is_space] = 0
     return classes
 

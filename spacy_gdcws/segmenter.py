@@ -354,8 +354,7 @@ class GDSegmenter(TrainablePipe):
         RETURNS (List[Floats2d]): One (len(doc) - 1, n_scores) array per doc.
         """
         docs = list(docs)
-        for doc in docs:
-            check_char_tokens(doc)
+        check_char_tokens(docs)
         return self.model.predict(docs)
 
     def __call__(self, doc: Doc) -> Doc:
@@ -839,13 +838,20 @@ def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[
     return [t.text for t in doc], gaps[0], gaps[1], forced
 
 
-def check_char_tokens(doc: Doc) -> None:
-    """E014 unless every token of the doc that is not whitespace is one
-    character (the segmenter merges characters: on words it would do nothing)."""
-    arrays = token_arrays(doc)
-    wide = numpy.flatnonzero(~arrays.is_space & (arrays.length > 1))
-    if len(wide):
-        token = doc[int(wide[0])]
+def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
+    """E014 unless every token of the docs that is not whitespace is one
+    character (the segmenter merges characters: on words it would do nothing).
+    One check over the batch's concatenated token arrays."""
+    docs = [docs] if isinstance(docs, Doc) else list(docs)
+    if not docs:
+        return
+    arrays = [token_arrays(doc) for doc in docs]
+    wide = ~numpy.concatenate([a.is_space for a in arrays]) & (numpy.concatenate([a.length for a in arrays]) > 1)
+    if wide.any():
+        flat = int(numpy.flatnonzero(wide)[0])
+        ends = numpy.cumsum([len(a) for a in arrays])
+        k = int(numpy.searchsorted(ends, flat, side="right"))
+        token = docs[k][flat - (int(ends[k - 1]) if k else 0)]
         raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
 
 
