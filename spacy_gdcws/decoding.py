@@ -32,6 +32,8 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy
 import srsly
 
+from .key_index import KeyIndex
+
 # labels: 0 = no boundary (the gap is inside a word), 1 = a word ends at the gap
 
 
@@ -218,7 +220,7 @@ class PairCounts:
     have. Saved with the segmenter (`to_bytes`): sorted uint64 keys and uint32 counts.
     """
 
-    __slots__ = ("keys", "ends", "seen", "rate")
+    __slots__ = ("keys", "ends", "seen", "rate", "_index")
 
     def __init__(self, keys: Sequence[numpy.ndarray], ends: Sequence[numpy.ndarray], seen: Sequence[numpy.ndarray]) -> None:
         # per level (pair, window before, window after): sorted keys, boundaries, occurrences
@@ -228,18 +230,17 @@ class PairCounts:
         # the share of gold gaps that are boundaries
         total = int(self.seen[0].sum())
         self.rate = int(self.ends[0].sum()) / total if total else 0.0
+        self._index = [KeyIndex(k) for k in self.keys]
 
     def __len__(self) -> int:
         """The number of pairs."""
         return len(self.keys[0])
 
     def _lookup(self, level: int, keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-        table = self.keys[level]
-        if not len(table):
+        if not len(self.keys[level]):
             zeros = numpy.zeros(len(keys))
             return numpy.zeros(len(keys), dtype=bool), zeros, zeros
-        idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
-        found = table[idx] == keys
+        found, idx = self._index[level].find(keys)
         return found, numpy.where(found, self.ends[level][idx], 0.0), numpy.where(found, self.seen[level][idx], 0.0)
 
     def log_odds(self, tokens: Sequence[str], smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
@@ -548,18 +549,19 @@ def gap_keys_from_codes(c: numpy.ndarray, breaks: Optional[numpy.ndarray] = None
 class TagIndex:
     """`tag_pmi`'s character rows as sorted code points, for `tag_potentials` by array lookups."""
 
-    __slots__ = ("codes", "rows", "unknown")
+    __slots__ = ("codes", "rows", "unknown", "_index")
 
     def __init__(self, index: Mapping[str, int], n_rows: int) -> None:
         single = sorted((ord(char), row) for char, row in index.items() if len(char) == 1)
         self.codes = numpy.asarray([c for c, _ in single], dtype=numpy.int64)
         self.rows = numpy.asarray([r for _, r in single], dtype=numpy.int64)
         self.unknown = n_rows - 1
+        self._index = KeyIndex(self.codes)
 
     def rows_of(self, codes: numpy.ndarray) -> numpy.ndarray:
         """Each token's row (the unknown character's row for tokens of several
         characters: whitespace, whose gaps are all forced boundaries)."""
         if not len(self.codes):
             return numpy.full(len(codes), self.unknown, dtype=numpy.int64)
-        idx = numpy.minimum(numpy.searchsorted(self.codes, codes), len(self.codes) - 1)
-        return numpy.where(self.codes[idx] == codes, self.rows[idx], self.unknown)
+        found, idx = self._index.find(numpy.asarray(codes, dtype=numpy.int64))
+        return numpy.where(found, self.rows[idx], self.unknown)

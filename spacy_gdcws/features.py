@@ -19,6 +19,8 @@ from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence,
 import numpy
 from spacy.strings import get_string_id
 
+from .key_index import KeyIndex
+
 MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
 _SEED_STEP = numpy.uint64(0x9E3779B97F4A7C15)
 _BIGRAM_MUL = numpy.uint64(0xC2B2AE3D27D4EB4F)
@@ -366,12 +368,15 @@ class NgramVocab:
     `initialize`.
     """
 
-    __slots__ = ("known", "_keys", "_counts", "_folds")
+    __slots__ = ("known", "_keys", "_counts", "_folds", "_known_index", "_keys_index")
 
     def __init__(self, known: numpy.ndarray, keys: Optional[numpy.ndarray] = None,
                  counts: Optional[numpy.ndarray] = None, folds: Optional[numpy.ndarray] = None) -> None:
         self.known = numpy.asarray(known, dtype=numpy.uint64)
         self._keys = keys
+        # hash indexes over the two sorted tables (`key_index.KeyIndex`)
+        self._known_index = KeyIndex(self.known)
+        self._keys_index = None if keys is None else KeyIndex(keys)
         self._counts = counts
         # per key of `_keys`: the block all its occurrences lie in, or -1
         self._folds = folds
@@ -424,7 +429,7 @@ class NgramVocab:
     def __len__(self) -> int:
         return len(self.known)
 
-    def _is_in(self, keys: numpy.ndarray, table: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def _is_in(self, keys: numpy.ndarray, table: KeyIndex) -> Tuple[numpy.ndarray, numpy.ndarray]:
         return sorted_lookup(table, keys)
 
     def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0,
@@ -436,14 +441,14 @@ class NgramVocab:
         leave-out to `holdout`, where the vocabulary has blocks."""
         stacked = keys.stacked()
         if holdout and self.can_hold_out:
-            found, idx = self._is_in(stacked, self._keys)
+            found, idx = self._is_in(stacked, self._keys_index)
             train_counts = numpy.where(found, self._counts[idx], 0)
             hide = train_counts <= _doc_counts(keys)
             if doc_folds is not None and self._folds is not None:
                 where = _position_folds(keys, doc_folds)
                 hide |= found & (where >= 0) & (self._folds[idx] == where)
         else:
-            hide = ~self._is_in(stacked, self.known)[0]
+            hide = ~self._is_in(stacked, self._known_index)[0]
         if dropout > 0:
             hide |= numpy.random.random_sample(len(hide)) < dropout
         return keys.replaced(hide)
@@ -708,8 +713,11 @@ def code_keys(windows: numpy.ndarray) -> numpy.ndarray:
     return key
 
 
-def sorted_lookup(table: numpy.ndarray, keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """Which `keys` are in the sorted `table`, and where (an index into it, valid where found)."""
+def sorted_lookup(table: Union[numpy.ndarray, KeyIndex], keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """Which `keys` are in the sorted `table`, and where (an index into it, valid where found);
+    a `KeyIndex` answers by its hash index."""
+    if isinstance(table, KeyIndex):
+        return table.find(keys)
     if not len(table):
         return numpy.zeros(len(keys), dtype=bool), numpy.zeros(len(keys), dtype=numpy.int64)
     idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
@@ -747,7 +755,8 @@ class LexiconIndex:
             if 2 <= len(word) <= max_len:
                 by_length.setdefault(len(word), []).append([ord(c) for c in word])
         self._keys = {
-            size: numpy.unique(code_keys(numpy.asarray(rows, dtype=numpy.int64))) for size, rows in by_length.items()
+            size: KeyIndex(numpy.unique(code_keys(numpy.asarray(rows, dtype=numpy.int64))))
+            for size, rows in by_length.items()
         }
 
     def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:

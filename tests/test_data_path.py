@@ -94,3 +94,46 @@ def test_pipe_returns_new_docs_with_user_data_cats_and_spans():
     assert out._.source == "web" and out.cats == {"news": 1.0}
     assert [(s.text, s.label_) for s in out.spans["places"]] == [("北京", "LOC")]
     assert [d.text for d in nlp.pipe(ODD)] == ODD
+
+
+@pytest.mark.parametrize("priors", [0.0, 1.0, 3.0])
+@pytest.mark.parametrize("user_dict", [False, True])
+def test_batch_decoding_equals_each_doc_alone(texts, priors, user_dict):
+    """Decoding lays a batch's docs end to end (`doc_arrays.batch_arrays`): gap
+    rules, priors and the Viterbi chain must give every doc the words it gets
+    alone, whatever its neighbours (line breaks, whitespace, units at the edges)."""
+    nlp = spacy.load(ROOT / "tests" / "fixtures" / "legacy_gd_v2")
+    seg = nlp.get_pipe(nlp.pipe_names[0])
+    seg.transition_weight = seg.tag_prior_weight = seg.bigram_prior_weight = priors
+    if user_dict:
+        seg.add_words(["北京大学", "天气", "ab"], mode="force")
+        seg.add_words(["中国", "今天"], mode="prefer")
+    sample = texts[:200] + ODD + ["http://a.cn/x", "3.5%北京", "北京3.5%", "e\u0301", "\u0301开头", "结尾\u200d"]
+    docs = [nlp.make_doc(t) for t in sample]
+    scores = seg.predict(docs)
+    together = seg.decode(docs, scores)
+    for doc, score, bounds in zip(docs, scores, together):
+        alone = seg.decode([doc], [score])[0]
+        assert (bounds is None) == (alone is None), doc.text
+        if bounds is not None:
+            assert bounds.tolist() == alone.tolist(), doc.text
+
+
+def test_batch_arrays_lay_docs_end_to_end():
+    from spacy_gdcws.doc_arrays import batch_arrays
+
+    nlp = blank()
+    docs = [nlp.make_doc(t) for t in ["我爱北京 天安门", "ab\n中国", "你好"]]
+    batch = batch_arrays([token_arrays(d) for d in docs])
+    flat = batch.arrays
+    assert flat.text == "我爱北京 天安门\nab\n中国\n你好"
+    assert [flat.text[i : i + n] for i, n in zip(flat.idx.tolist(), flat.length.tolist())] == \
+        ["我", "爱", "北", "京", "天", "安", "门", "\n", "a", "b", "\n", "中", "国", "\n", "你", "好"]
+    assert batch.starts.tolist() == [0, 8, 14] and batch.lengths.tolist() == [7, 5, 2]
+    assert flat.breaks.tolist() == [t == "\n" for t in ["我", "爱", "北", "京", "天", "安", "门", "\n", "a", "b",
+                                                      "\n", "中", "国", "\n", "你", "好"]]
+    gaps = numpy.arange(len(flat) - 1)
+    assert [g.tolist() for g in batch.split_gaps(gaps)] == [[0, 1, 2, 3, 4, 5], [8, 9, 10, 11], [14]]
+    assert batch.join_gaps(batch.split_gaps(gaps), fill=-1).tolist() == \
+        [0, 1, 2, 3, 4, 5, -1, -1, 8, 9, 10, 11, -1, -1, 14]
+    assert batch.real_gaps.tolist() == [g >= 0 for g in batch.join_gaps(batch.split_gaps(gaps), fill=-1).tolist()]
