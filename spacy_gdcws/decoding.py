@@ -473,23 +473,17 @@ def batch_viterbi(emissions: Sequence[numpy.ndarray], constraints: Sequence[nump
         (bool arrays: True = must be a boundary).
     RETURNS (List[numpy.ndarray]): bool (n_tokens - 1,) per doc.
     """
-    import torch
-
-    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
-
     if not emissions:
         return []
     lengths = numpy.asarray([len(e) for e in emissions], dtype=numpy.int64)
-    length = int(lengths.max())
-    psi = numpy.zeros((len(emissions), length, 4), dtype=numpy.float64)
-    gaps = numpy.full((len(emissions), length - 1), -1, dtype=numpy.int64)
-    for i, (e, c) in enumerate(zip(emissions, constraints)):
-        psi[i, : len(e)] = e
-        gaps[i, : len(c)] = numpy.where(c, 1, -1) if c.dtype == bool else c
-    scores = torch.from_numpy(psi).unsqueeze(2).expand(-1, -1, 4, -1)
-    tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
-    bounds = tags_to_boundaries(tags).numpy()
-    return [bounds[i, : n - 1] for i, n in enumerate(lengths)]
+    starts = numpy.concatenate([[0], numpy.cumsum(lengths + 1)[:-1]])
+    # the docs end to end with one unused row between neighbours, as `padded_viterbi` reads them
+    rows = [numpy.zeros((1, 4))] * (2 * len(emissions) - 1)
+    rows[::2] = emissions
+    gaps = [numpy.full(2, -1, dtype=numpy.int64)] * (2 * len(emissions) - 1)
+    gaps[::2] = [numpy.where(c, 1, -1) if c.dtype == bool else numpy.asarray(c, dtype=numpy.int64) for c in constraints]
+    bounds = padded_viterbi(numpy.concatenate(rows), numpy.concatenate(gaps), lengths, starts)
+    return [bounds[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
 
 
 def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths: numpy.ndarray,
