@@ -746,7 +746,7 @@ class LexiconIndex:
     counts and keeps `lexicon_features`.
     """
 
-    __slots__ = ("max_len", "_keys")
+    __slots__ = ("max_len", "_keys", "_prefixes")
 
     def __init__(self, words: Iterable[str], max_len: int) -> None:
         self.max_len = max_len
@@ -754,11 +754,14 @@ class LexiconIndex:
         for word in words:
             if 2 <= len(word) <= max_len:
                 by_length.setdefault(len(word), []).append([ord(c) for c in word])
-        self._keys = {
-            size: KeyIndex(numpy.unique(code_keys(numpy.asarray(rows, dtype=numpy.int64))))
-            for size, rows in by_length.items()
+        rows = {size: numpy.asarray(r, dtype=numpy.int64) for size, r in by_length.items()}
+        self._keys = {size: KeyIndex(numpy.unique(code_keys(r))) for size, r in rows.items()}
+        # the keys of every proper prefix of 2 characters or more: a window whose first
+        # `size` characters begin no longer word is not extended (`features`)
+        self._prefixes = {
+            size: KeyIndex(numpy.unique(numpy.concatenate([code_keys(r[:, :size]) for n, r in rows.items() if n > size])))
+            for size in range(2, max_len) if any(n > size for n in rows)
         }
-
     def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
         """`features` of several docs in one pass, concatenated (the docs are
         joined with a separator that matches no word, then it is dropped)."""
@@ -771,13 +774,32 @@ class LexiconIndex:
         return joined[keep]
 
     def features(self, codes: numpy.ndarray) -> numpy.ndarray:
-        """float32 (n, 2 * (max_len - 1)) as `lexicon_features` gives them."""
+        """float32 (n, 2 * (max_len - 1)) as `lexicon_features` gives them.
+
+        Windows grow one character at a time from every position, their keys
+        extended as `code_keys` builds them; a window goes on growing only while
+        it is the prefix of a longer dictionary word, so most positions stop
+        after two characters."""
         n_tokens = len(codes)
         width = self.max_len - 1
         out = numpy.zeros((n_tokens, 2 * width), dtype=numpy.float32)
-        for size, table in self._keys.items():
-            starts, _ = window_matches(codes, size, table)
-            k = size - 2
-            out[starts, k] = 1.0
-            out[starts + size - 1, width + k] = 1.0
+        starts = numpy.arange(n_tokens, dtype=numpy.int64)
+        values = numpy.asarray(codes).astype(numpy.uint64)
+        key = mix64(values)  # `code_keys` of each 1-character window
+        for size in range(2, self.max_len + 1):
+            room = starts + size <= n_tokens
+            starts, key = starts[room], key[room]
+            with numpy.errstate(over="ignore"):
+                key = mix64(key * _NGRAM_MUL + values[starts + size - 1])
+            if size in self._keys:
+                hit = starts[self._keys[size].find(key)[0]]
+                out[hit, size - 2] = 1.0
+                out[hit + size - 1, width + size - 2] = 1.0
+            prefix = self._prefixes.get(size)
+            if prefix is None:
+                break
+            more = prefix.find(key)[0]
+            starts, key = starts[more], key[more]
+            if not len(starts):
+                break
         return out
