@@ -25,6 +25,8 @@ CORPORA = ["sxu", "ud", "zx"]
 # variants trained on SXU only (same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
 SXU_VARIANTS = [("san_abs", "L-SAN-CRF, absolute positions only (`relative_positions = false`)"),
                 ("san_rel_w128", "L-SAN-CRF, width 128 (2 heads of 64)"),
+                ("san_drop01", "L-SAN-CRF, encoder dropout 0.1"),
+                ("san_ff400", "L-SAN-CRF, feed-forward 400"),
                 ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)")]
 
 
