@@ -19,7 +19,7 @@ from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence,
 import numpy
 from spacy.strings import get_string_id
 
-from .key_index import KeyIndex
+from .key_index import KeyIndex, mix64
 
 MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
 _SEED_STEP = numpy.uint64(0x9E3779B97F4A7C15)
@@ -56,18 +56,6 @@ def char_class(text: str) -> int:
 def char_classes(tokens: Sequence[str]) -> numpy.ndarray:
     """`char_class` of every token, as uint64 (n,)."""
     return numpy.fromiter((char_class(t) for t in tokens), dtype=numpy.uint64, count=len(tokens))
-
-
-def mix64(x: numpy.ndarray) -> numpy.ndarray:
-    """splitmix64 finaliser: a fast, well-spread 64-bit hash of uint64 values."""
-    x = x.astype(numpy.uint64, copy=True)
-    with numpy.errstate(over="ignore"):
-        x ^= x >> numpy.uint64(30)
-        x *= numpy.uint64(0xBF58476D1CE4E5B9)
-        x ^= x >> numpy.uint64(27)
-        x *= numpy.uint64(0x94D049BB133111EB)
-        x ^= x >> numpy.uint64(31)
-    return x
 
 
 def hash_rows(keys: numpy.ndarray, n_rows: int, n_seeds: int) -> numpy.ndarray:

@@ -16,9 +16,10 @@ _EMPTY = -1
 SMALL = 4096
 
 
-def _spread(keys: numpy.ndarray) -> numpy.ndarray:
-    """splitmix64's finaliser: well-spread low bits whatever the keys' structure."""
-    x = keys.astype(numpy.uint64, copy=True)
+def mix64(x: numpy.ndarray) -> numpy.ndarray:
+    """splitmix64 finaliser: a fast, well-spread 64-bit hash of uint64 values
+    (the data path's key hash, and the slot of a key here whatever its structure)."""
+    x = x.astype(numpy.uint64, copy=True)
     with numpy.errstate(over="ignore"):
         x ^= x >> numpy.uint64(30)
         x *= numpy.uint64(0xBF58476D1CE4E5B9)
@@ -53,7 +54,7 @@ class KeyIndex:
         self._mask = numpy.uint64(size - 1)
         self._slots = numpy.full(size, _EMPTY, dtype=numpy.int64)
         pending = numpy.arange(len(self.table), dtype=numpy.int64)
-        pos = (_spread(self.table) & self._mask).astype(numpy.int64)
+        pos = (mix64(self.table) & self._mask).astype(numpy.int64)
         while len(pending):
             free = self._slots[pos] == _EMPTY
             # of the keys that want one free slot, the first takes it; the others probe on
@@ -80,7 +81,7 @@ class KeyIndex:
             found = self.table[index] == keys
             return found, numpy.where(found, index, 0)
         active = numpy.arange(len(keys), dtype=numpy.int64)
-        pos = (_spread(keys) & self._mask).astype(numpy.int64)
+        pos = (mix64(keys) & self._mask).astype(numpy.int64)
         while len(active):
             slot = self._slots[pos]
             filled = slot != _EMPTY
