@@ -27,6 +27,7 @@ SXU_VARIANTS = [("san_abs", "L-SAN-CRF, absolute positions only (`relative_posit
                 ("san_rel_w128", "L-SAN-CRF, width 128 (2 heads of 64)"),
                 ("san_drop01", "L-SAN-CRF, encoder dropout 0.1"),
                 ("san_ff400", "L-SAN-CRF, feed-forward 400"),
+                ("san_lr004", "L-SAN-CRF, learning rate 0.004"),
                 ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)")]
 
 
