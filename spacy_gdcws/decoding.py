@@ -32,6 +32,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy
 import srsly
 
+from .doc_arrays import interleaved, ragged_positions
 from .key_index import KeyIndex
 
 # labels: 0 = no boundary (the gap is inside a word), 1 = a word ends at the gap
@@ -478,10 +479,9 @@ def batch_viterbi(emissions: Sequence[numpy.ndarray], constraints: Sequence[nump
     lengths = numpy.asarray([len(e) for e in emissions], dtype=numpy.int64)
     starts = numpy.concatenate([[0], numpy.cumsum(lengths + 1)[:-1]])
     # the docs end to end with one unused row between neighbours, as `padded_viterbi` reads them
-    rows = [numpy.zeros((1, 4))] * (2 * len(emissions) - 1)
-    rows[::2] = emissions
-    gaps = [numpy.full(2, -1, dtype=numpy.int64)] * (2 * len(emissions) - 1)
-    gaps[::2] = [numpy.where(c, 1, -1) if c.dtype == bool else numpy.asarray(c, dtype=numpy.int64) for c in constraints]
+    rows = interleaved(list(emissions), numpy.zeros((1, 4)))
+    gaps = interleaved([numpy.where(c, 1, -1) if c.dtype == bool else numpy.asarray(c, dtype=numpy.int64)
+                        for c in constraints], numpy.full(2, -1, dtype=numpy.int64))
     bounds = padded_viterbi(numpy.concatenate(rows), numpy.concatenate(gaps), lengths, starts)
     return [bounds[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
 
@@ -496,8 +496,7 @@ def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths
 
     from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
 
-    rows = numpy.repeat(numpy.arange(len(lengths)), lengths)
-    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    rows, cols = ragged_positions(lengths)
     tokens = numpy.repeat(starts, lengths) + cols  # flat index of each doc token
     length = int(lengths.max())
     psi = numpy.zeros((len(lengths), length, 4), dtype=numpy.float64)

@@ -124,6 +124,21 @@ def words_and_spaces(doc: Doc, arrays: TokenArrays, boundaries: numpy.ndarray):
     return [text[a:b] for a, b in zip(begin.tolist(), end.tolist())], arrays.trailing[last].tolist()
 
 
+def interleaved(pieces: list, separator) -> list:
+    """`pieces` with `separator` between neighbours (for one `numpy.concatenate`)."""
+    out = [separator] * (2 * len(pieces) - 1)
+    out[::2] = pieces
+    return out
+
+
+def ragged_positions(lengths: numpy.ndarray):
+    """Row and column of every element of rows of `lengths` laid end to end:
+    RETURNS (rows, cols), int64 (sum(lengths),), for scattering into a padded array."""
+    rows = numpy.repeat(numpy.arange(len(lengths)), lengths)
+    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    return rows, cols
+
+
 # what stands between two docs laid end to end: a line break (a whitespace token
 # that is a break, so every gap next to it is forced and the priors see a line edge)
 _SEPARATOR = "\n"
@@ -152,9 +167,7 @@ class BatchArrays:
     def join_gaps(self, per_doc: list, fill: float = 0.0) -> numpy.ndarray:
         """A flat per-gap array from per-doc ones (n_k - 1,), `fill` at the separators' gaps."""
         pad = numpy.full(2, fill, dtype=numpy.asarray(per_doc[0]).dtype)
-        pieces = [pad] * (2 * len(per_doc) - 1)
-        pieces[::2] = per_doc
-        return numpy.concatenate(pieces)
+        return numpy.concatenate(interleaved(per_doc, pad))
 
     @property
     def real_gaps(self) -> numpy.ndarray:
@@ -163,13 +176,6 @@ class BatchArrays:
         ends = (self.starts + self.lengths)[:-1]
         real[ends - 1] = False
         real[ends] = False
-        return real
-
-    @property
-    def real_tokens(self) -> numpy.ndarray:
-        """Bool (N,): the flat tokens that are a doc's (not a separator)."""
-        real = numpy.ones(len(self.arrays), dtype=bool)
-        real[(self.starts + self.lengths)[:-1]] = False
         return real
 
 
@@ -184,14 +190,11 @@ def batch_arrays(arrays: list) -> BatchArrays:
     numpy.cumsum(text_lengths[:-1] + 1, out=text_starts[1:])
 
     def cat(field: str, separator: numpy.ndarray) -> numpy.ndarray:
-        pieces = [separator] * (2 * len(arrays) - 1)
-        pieces[::2] = [getattr(a, field) for a in arrays]
-        return numpy.concatenate(pieces)
+        return numpy.concatenate(interleaved([getattr(a, field) for a in arrays], separator))
 
     one = lambda value, dtype: numpy.full(1, value, dtype=dtype)  # noqa: E731
     # the separator's own idx is its doc's text length: the offset below moves it onto the "\n"
-    idx_pieces = [None] * (2 * len(arrays) - 1)
-    idx_pieces[::2] = [a.idx for a in arrays]
+    idx_pieces = interleaved([a.idx for a in arrays], None)
     idx_pieces[1::2] = [one(n, numpy.int64) for n in text_lengths[:-1].tolist()]
     idx = numpy.concatenate(idx_pieces) + numpy.repeat(text_starts, lengths + 1)[: int(lengths.sum()) + len(arrays) - 1]
     flat = TokenArrays(

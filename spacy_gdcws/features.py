@@ -19,6 +19,7 @@ from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence,
 import numpy
 from spacy.strings import get_string_id
 
+from .doc_arrays import ragged_positions
 from .key_index import KeyIndex, mix64
 
 MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
@@ -417,9 +418,6 @@ class NgramVocab:
     def __len__(self) -> int:
         return len(self.known)
 
-    def _is_in(self, keys: numpy.ndarray, table: KeyIndex) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        return sorted_lookup(table, keys)
-
     def apply(self, keys: NgramKeys, holdout: bool, dropout: float = 0.0,
               doc_folds: Optional[numpy.ndarray] = None) -> NgramKeys:
         """Replace unknown (and, with `holdout` in training, held-out) keys by
@@ -429,14 +427,14 @@ class NgramVocab:
         leave-out to `holdout`, where the vocabulary has blocks."""
         stacked = keys.stacked()
         if holdout and self.can_hold_out:
-            found, idx = self._is_in(stacked, self._keys_index)
+            found, idx = self._keys_index.find(stacked)
             train_counts = numpy.where(found, self._counts[idx], 0)
             hide = train_counts <= _doc_counts(keys)
             if doc_folds is not None and self._folds is not None:
                 where = _position_folds(keys, doc_folds)
                 hide |= found & (where >= 0) & (self._folds[idx] == where)
         else:
-            hide = ~self._is_in(stacked, self._known_index)[0]
+            hide = ~self._known_index.find(stacked)[0]
         if dropout > 0:
             hide |= numpy.random.random_sample(len(hide)) < dropout
         return keys.replaced(hide)
@@ -580,8 +578,7 @@ class Windows:
         count = self.keep_end - self.keep_start
         if tags:
             count = count + (self.keep_end == self.end - 1)
-        rows = numpy.repeat(numpy.arange(len(count)), count)
-        within = numpy.arange(int(count.sum())) - numpy.repeat(numpy.cumsum(count) - count, count)
+        rows, within = ragged_positions(count)
         position = self.keep_start[rows] + within
         return rows, position - self.start[rows], position
 
@@ -701,24 +698,13 @@ def code_keys(windows: numpy.ndarray) -> numpy.ndarray:
     return key
 
 
-def sorted_lookup(table: Union[numpy.ndarray, KeyIndex], keys: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
-    """Which `keys` are in the sorted `table`, and where (an index into it, valid where found);
-    a `KeyIndex` answers by its hash index."""
-    if isinstance(table, KeyIndex):
-        return table.find(keys)
-    if not len(table):
-        return numpy.zeros(len(keys), dtype=bool), numpy.zeros(len(keys), dtype=numpy.int64)
-    idx = numpy.minimum(numpy.searchsorted(table, keys), len(table) - 1)
-    return table[idx] == keys, idx
-
-
-def window_matches(codes: numpy.ndarray, size: int, table: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+def window_matches(codes: numpy.ndarray, size: int, table: KeyIndex) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """The start of every window of `size` code points whose key (`code_keys`) is in the
     sorted `table`, and each one's index in it (a doc shorter than `size` has none)."""
     if len(codes) < size:
         empty = numpy.zeros(0, dtype=numpy.int64)
         return empty, empty
-    found, idx = sorted_lookup(table, code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size)))
+    found, idx = table.find(code_keys(numpy.lib.stride_tricks.sliding_window_view(codes, size)))
     starts = numpy.flatnonzero(found)
     return starts, idx[starts]
 
@@ -750,6 +736,7 @@ class LexiconIndex:
             size: KeyIndex(numpy.unique(numpy.concatenate([code_keys(r[:, :size]) for n, r in rows.items() if n > size])))
             for size in range(2, max_len) if any(n > size for n in rows)
         }
+
     def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
         """`features` of several docs in one pass, concatenated (the docs are
         joined with a separator that matches no word, then it is dropped)."""

@@ -9,6 +9,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy
 
 from .architectures import TAG_COLUMNS
+from .doc_arrays import ragged_positions
 
 # the CRF's 4 x 4 potentials per character
 N_TAGS = 4
@@ -19,8 +20,7 @@ def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -
     scattered from the concatenated docs in one assignment each."""
     lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
     length = int(lengths.max())
-    rows = numpy.repeat(numpy.arange(len(scores)), lengths)
-    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    rows, cols = ragged_positions(lengths)
     psi = numpy.zeros((len(scores), length, N_TAGS, N_TAGS), dtype=numpy.float32)
     flat = numpy.concatenate([numpy.asarray(s)[:, :TAG_COLUMNS] for s in scores])
     psi[rows, cols] = flat.reshape(-1, N_TAGS, N_TAGS)

@@ -6,6 +6,7 @@ import numpy
 
 from .errors import Errors
 from .features import code_keys, window_matches
+from .key_index import KeyIndex
 
 MODES = ("force", "prefer")
 
@@ -22,7 +23,7 @@ class UserDictionary:
 
     def __init__(self, words: Union[Dict[str, str], None] = None) -> None:
         self.words: Dict[str, str] = {}
-        self._tables: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
+        self._tables: Dict[int, Tuple[KeyIndex, numpy.ndarray]] = {}
         if words:
             for mode in MODES:
                 self.add([w for w, m in words.items() if m == mode], mode)
@@ -60,7 +61,7 @@ class UserDictionary:
             keys = code_keys(numpy.asarray([r for r, _ in rows], dtype=numpy.int64))
             modes = numpy.asarray([m for _, m in rows], dtype=numpy.int64)
             order = numpy.argsort(keys, kind="stable")
-            self._tables[size] = (keys[order], modes[order])
+            self._tables[size] = (KeyIndex(keys[order]), modes[order])
 
     def matches(self, codes: numpy.ndarray) -> List[Tuple[int, int, str]]:
         """Token spans [start, end) of the dictionary words in a doc, with their mode.

@@ -91,17 +91,16 @@ def viterbi_tags(psi: torch.Tensor, allowed: torch.Tensor, lengths: torch.Tensor
 
 def _viterbi_torch(score: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     """`viterbi_tags` on the scores' device (score: (B, T, 4, 4), disallowed steps at NEG)."""
-    psi = score
-    batch, length = psi.shape[:2]
+    batch, length = score.shape[:2]
     delta = score[:, 0, S_TAG, :]
-    identity = torch.arange(N_TAGS, device=psi.device).expand(batch, N_TAGS)
+    identity = torch.arange(N_TAGS, device=score.device).expand(batch, N_TAGS)
     backs = []
     for t in range(1, length):
         best, arg = (delta.unsqueeze(2) + score[:, t]).max(dim=1)
         active = (lengths > t).unsqueeze(1)
         delta = torch.where(active, best, delta)
         backs.append(torch.where(active, arg, identity))
-    last = (delta + _end(psi.device, delta.dtype)).argmax(dim=1)
+    last = (delta + _end(score.device, delta.dtype)).argmax(dim=1)
     tags = [last]
     for back in reversed(backs):
         last = back.gather(1, last.unsqueeze(1)).squeeze(1)
