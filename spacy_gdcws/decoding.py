@@ -489,29 +489,13 @@ def batch_viterbi(emissions: Sequence[numpy.ndarray], constraints: Sequence[nump
 def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths: numpy.ndarray,
                    starts: numpy.ndarray) -> numpy.ndarray:
     """`batch_viterbi` for docs laid end to end (`doc_arrays.BatchArrays`):
-    the flat tag scores (N, 4) and gap constraints (N - 1,) are scattered into
-    one padded batch, decoded at once, and the labelling comes back flat
-    (N - 1,) (False at the separators' gaps)."""
-    import torch
+    the flat tag scores (N, 4) and gap constraints (N - 1,) are decoded at
+    once (`nn.crf.packed_viterbi`: no padding, one step per position of the
+    longest doc), and the labelling comes back flat (N - 1,) (False at the
+    separators' gaps)."""
+    from .nn.crf import STEP_NEXT, packed_viterbi
 
-    from .nn.crf import allowed_steps, tags_to_boundaries, viterbi_tags
-
-    rows, cols = ragged_positions(lengths)
-    tokens = numpy.repeat(starts, lengths) + cols  # flat index of each doc token
-    length = int(lengths.max())
-    psi = numpy.zeros((len(lengths), length, 4), dtype=numpy.float64)
-    psi[rows, cols] = emissions[tokens]
-    gaps = numpy.full((len(lengths), length), -1, dtype=numpy.int64)
-    has_gap = tokens < len(constraints)
-    gaps[rows[has_gap], cols[has_gap]] = constraints[tokens[has_gap]]
-    gaps = gaps[:, : length - 1]
-    scores = torch.from_numpy(psi).unsqueeze(2).expand(-1, -1, 4, -1)
-    tags = viterbi_tags(scores, allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
-    bounds = tags_to_boundaries(tags).numpy()
-    out = numpy.zeros(len(constraints), dtype=bool)
-    inside = cols < lengths[rows] - 1  # a doc's own gaps: after each token but its last
-    out[tokens[inside]] = bounds[rows[inside], cols[inside]]
-    return out
+    return packed_viterbi(numpy.asarray(emissions)[:, STEP_NEXT], numpy.asarray(constraints), lengths, starts)
 
 
 def prior_codes(first: numpy.ndarray, length: numpy.ndarray) -> numpy.ndarray:

@@ -1,15 +1,16 @@
 """Decoding and loss for models whose scorer is a BMES CRF (`spacy_gdcws.CRFTagger.v1`).
 
 The model gives each character a row of potentials (`nn.crf`); a doc's gaps
-next to whitespace are boundaries whatever the model says. Both the loss and
-decoding pad a batch of docs and run once over the whole batch in torch.
+next to whitespace are boundaries whatever the model says. The loss pads a
+batch of docs and runs once over the whole batch in torch; decoding runs once
+over the batch on the host (`nn.crf.packed_viterbi`).
 """
 from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
 from .architectures import TAG_COLUMNS
-from .doc_arrays import ragged_positions
+from .doc_arrays import interleaved, ragged_positions
 
 # the CRF's 4 x 4 potentials per character
 N_TAGS = 4
@@ -40,22 +41,23 @@ def crf_boundaries(scores: Sequence[numpy.ndarray], constraints: Sequence[numpy.
         bonuses (the user dictionary's "prefer" words).
     RETURNS (List[numpy.ndarray]): bool (n - 1,) per doc, True = a word ends at gap j.
     """
-    import torch
-
-    from .nn.crf import AFTER, allowed_steps, tags_to_boundaries, viterbi_tags
+    from .nn.crf import AFTER, STEP_NEXT, STEP_PREV, packed_viterbi
 
     if not scores:
         return []
-    gap_values = [numpy.where(c, 1, -1) if c.dtype == bool else c for c in constraints]
-    psi, gaps, lengths = _pad(scores, gap_values)
+    lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
+    starts = numpy.cumsum(lengths) - lengths
+    flat = numpy.concatenate([numpy.asarray(s, dtype=numpy.float32)[:, :TAG_COLUMNS] for s in scores])
+    steps = flat[:, STEP_PREV * N_TAGS + STEP_NEXT]  # psi[t, i, j] is column 4 i + j
     sign = numpy.asarray(AFTER, dtype=numpy.float32) - 0.5  # +1/2 for tags with a boundary after, -1/2 without
-    for i, b in enumerate(bias or []):
+    for start, b in zip(starts.tolist(), bias or []):
         if b is not None and len(b):
-            psi[i, : len(b)] += (b[:, None] * sign[None, :]).astype(numpy.float32)[:, None, :]
-    gaps_t = torch.from_numpy(gaps)
-    tags = viterbi_tags(torch.from_numpy(psi), allowed_steps(gaps_t, psi.shape[1]), torch.from_numpy(lengths))
-    bounds = tags_to_boundaries(tags).numpy() if psi.shape[1] > 1 else numpy.zeros((len(scores), 0), dtype=bool)
-    return [bounds[i, : n - 1] for i, n in enumerate(lengths)]
+            steps[start : start + len(b)] += (b[:, None] * sign[None, :]).astype(numpy.float32)[:, STEP_NEXT]
+    # the gap after a doc's last token is no gap of the doc: free
+    gap_values = [numpy.where(c, 1, -1) if c.dtype == bool else numpy.asarray(c, dtype=numpy.int64) for c in constraints]
+    gaps = numpy.concatenate(interleaved(gap_values, numpy.full(1, -1, dtype=numpy.int64)))
+    bounds = packed_viterbi(steps, gaps, lengths, starts)
+    return [bounds[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
 
 
 def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], mask: Sequence[numpy.ndarray],

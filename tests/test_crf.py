@@ -129,19 +129,31 @@ def test_crf_boundaries_respect_forced_gaps():
     assert bounds.tolist() == [False, True, False, False]
 
 
-@pytest.mark.parametrize("ties", [False, True])
-def test_host_viterbi_equals_the_device_recursion(ties):
-    """On the CPU `viterbi_tags` runs its recursion in numpy; the torch recursion
-    (what a GPU runs) gives the same tags, ties included (zero potentials: every
-    valid path scores the same, both take the lowest tag ids)."""
-    from spacy_gdcws.nn.crf import NEG, _viterbi_torch
+@pytest.mark.parametrize("kind", ["random", "rounded", "zeros"])
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+def test_packed_viterbi_equals_viterbi_tags(kind, dtype):
+    """The host decoder (`packed_viterbi`: the 8 allowed steps, docs packed
+    without padding) gives `viterbi_tags`' labelling, constraints and ties
+    included (rounded and zero potentials tie often), for docs laid end to end
+    with a separator row between them."""
+    from spacy_gdcws.nn.crf import STEP_NEXT, STEP_PREV, packed_viterbi
 
-    torch.manual_seed(2)
-    psi = torch.zeros(5, 9, 4, 4) if ties else torch.randn(5, 9, 4, 4)
-    gaps = torch.randint(-1, 2, (5, 8))
-    lengths = torch.tensor([9, 7, 2, 1, 9])
-    allowed = allowed_steps(gaps, 9)
-    host = viterbi_tags(psi, allowed, lengths)
-    device = _viterbi_torch(psi.masked_fill(~allowed, NEG), lengths)
-    assert host.dtype == device.dtype == torch.long
-    assert host.tolist() == device.tolist()
+    rng = numpy.random.default_rng(7)
+    for _ in range(40):
+        lengths = rng.integers(1, 12, size=int(rng.integers(1, 7)))
+        length = int(lengths.max())
+        psi = rng.standard_normal((len(lengths), length, 4, 4))
+        psi = {"random": psi, "rounded": numpy.round(psi), "zeros": numpy.zeros_like(psi)}[kind].astype(dtype)
+        gaps = rng.integers(-1, 2, size=(len(lengths), max(length - 1, 0)))
+        tags = viterbi_tags(torch.from_numpy(psi), allowed_steps(torch.from_numpy(gaps), length), torch.from_numpy(lengths))
+        want = tags_to_boundaries(tags).numpy()
+        starts = numpy.concatenate([[0], numpy.cumsum(lengths + 1)[:-1]])
+        steps = numpy.zeros((int(starts[-1] + lengths[-1]), 8), dtype=dtype)
+        flat_gaps = numpy.ones(len(steps) - 1, dtype=numpy.int64)  # separators' gaps: forced, must not matter
+        for row, (start, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+            steps[start : start + n] = psi[row, :n][:, STEP_PREV, STEP_NEXT]
+            flat_gaps[start : start + n - 1] = gaps[row, : n - 1]
+        got = packed_viterbi(steps, flat_gaps, lengths, starts)
+        for row, (start, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+            assert got[start : start + n - 1].tolist() == want[row, : n - 1].tolist()
+            assert not got[start + n - 1 : start + n].any()  # the separator's gap

@@ -12,10 +12,13 @@ at t (at t = 0 the previous tag is a virtual S). A CRF tagger's potentials are
 shape decodes here. Gap constraints (-1 free, 0 no boundary, 1 boundary) fix
 the gap between t and t + 1: forced boundaries next to whitespace, gold gaps in
 training. Every recursion runs over the batch at once; the only Python loop is
-over positions (Viterbi on the CPU runs it in numpy, a few microseconds a step).
+over positions. Decoding runs on the host in numpy (`packed_viterbi`: only the 8
+steps BMES agreement allows, docs packed without padding), a few microseconds a step.
 """
 import numpy
 import torch
+
+from ..doc_arrays import ragged_positions
 
 TAGS = ("B", "M", "E", "S")
 S_TAG = 3
@@ -82,11 +85,7 @@ def viterbi_tags(psi: torch.Tensor, allowed: torch.Tensor, lengths: torch.Tensor
 
     RETURNS (LongTensor): (B, T) tag ids; positions past a row's length repeat its last tag.
     """
-    score = _scores(psi.detach(), allowed)
-    if score.device.type == "cpu":
-        # the same recursion in numpy: a position costs a few microseconds, not a few torch dispatches
-        return torch.from_numpy(_viterbi_numpy(score.numpy(), lengths.cpu().numpy()))
-    return _viterbi_torch(score, lengths)
+    return _viterbi_torch(_scores(psi.detach(), allowed), lengths)
 
 
 def _viterbi_torch(score: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -108,33 +107,80 @@ def _viterbi_torch(score: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     return torch.stack(tags[::-1], dim=1)
 
 
-def _viterbi_numpy(score: numpy.ndarray, lengths: numpy.ndarray) -> numpy.ndarray:
-    """`viterbi_tags` on host arrays (score: (B, T, 4, 4) with disallowed steps
-    at NEG; ties go to the lower tag id, as torch's max and argmax do). Rows
-    run longest first, so step t touches only the rows still running."""
-    batch, length = score.shape[:2]
+# the 8 steps BMES agreement allows, (previous tag i, tag j), grouped by j: the two
+# predecessors of B and S are E and S (a boundary between), of M and E are B and M
+STEP_PREV = numpy.array([2, 3, 0, 1, 0, 1, 2, 3])
+STEP_NEXT = numpy.array([0, 0, 1, 1, 2, 2, 3, 3])
+# by the constraint on the gap before a token (+1: free, no boundary, boundary): the steps it rules out
+_DEAD = numpy.array([[0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0, 1, 1], [0, 0, 1, 1, 1, 1, 0, 0]], dtype=bool)
+
+
+def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.ndarray,
+                   starts: numpy.ndarray) -> numpy.ndarray:
+    """`viterbi_tags` on the host for docs laid end to end, as gap labels.
+
+    Only the 8 steps BMES agreement allows are scored, and the docs are packed
+    time-major without padding (rows longest first, step t a contiguous block
+    of the rows still running), so a step costs a few array operations over
+    the running rows. Each candidate is the same sum `viterbi_tags` forms and
+    ties go to the lower tag id, so the labelling is the one `viterbi_tags` gives.
+
+    steps (numpy.ndarray): (N, 8) potentials of the steps (STEP_PREV[s] ->
+        STEP_NEXT[s]) into each flat token (float32 or float64: kept).
+    gaps (numpy.ndarray): (N - 1,) int: -1 free, 0 no boundary, 1 boundary,
+        for the gap after each flat token.
+    lengths, starts (numpy.ndarray): each doc's tokens (>= 1) and first flat token.
+    RETURNS (numpy.ndarray): bool (N - 1,): the boundaries (a doc's gaps only;
+        False elsewhere).
+    """
+    n_flat = len(steps)
+    out = numpy.zeros(max(n_flat - 1, 0), dtype=bool)
+    if not len(lengths):
+        return out
     order = numpy.argsort(-lengths, kind="stable")
-    running = (lengths[order][None, :] > numpy.arange(length)[:, None]).sum(axis=1)
-    # (T, B, next, prev): each step reads one contiguous block and reduces its last axis
-    steps = numpy.ascontiguousarray(score[order].transpose(1, 0, 3, 2))
-    delta = score[order, 0, S_TAG, :].copy()
-    backs = numpy.empty((max(length - 1, 0), batch, N_TAGS), dtype=numpy.int64)
-    backs[:] = numpy.arange(N_TAGS)  # rows that have ended keep their tag
-    for t in range(1, length):
-        k = int(running[t])
-        cand = steps[t, :k] + delta[:k, None, :]
-        backs[t - 1, :k] = cand.argmax(axis=2)
-        delta[:k] = cand.max(axis=2)
-    end = numpy.where(numpy.asarray(AFTER) == 1, 0.0, NEG)
-    tags = numpy.empty((batch, length), dtype=numpy.int64)
-    last = (delta + end).argmax(axis=1)
-    tags[:, length - 1] = last
-    flat = numpy.arange(batch)
-    for t in range(length - 2, -1, -1):
-        last = backs[t][flat, last]
-        tags[:, t] = last
-    out = numpy.empty_like(tags)
-    out[order] = tags
+    ranked = lengths[order]
+    length = int(ranked[0])
+    # running[t]: rows with more than t tokens; row r's token t sits at packed row level[t] + r
+    running = len(ranked) - numpy.searchsorted(ranked[::-1], numpy.arange(length), side="right")
+    level = numpy.zeros(length + 1, dtype=numpy.int64)
+    numpy.cumsum(running, out=level[1:])
+    rank, t = ragged_positions(ranked)
+    token = numpy.empty(len(rank), dtype=numpy.int64)  # the flat token of each packed row
+    token[level[t] + rank] = starts[order][rank] + t
+    # the constraint on the gap before each packed token (none before a doc's first)
+    before = numpy.concatenate([[-1], numpy.asarray(gaps, dtype=numpy.int64)])[token]
+    before[: len(ranked)] = -1
+    # a gap's constraint removes the steps across it: boundary -> none into M or E,
+    # no boundary -> none into B or S
+    dtype = steps.dtype
+    scores = numpy.where(_DEAD[before + 1], dtype.type(NEG), steps[token])
+    delta = numpy.full((len(ranked), N_TAGS), NEG, dtype=dtype)
+    delta[:, 0] = scores[: len(ranked), 1]  # the virtual S before the first token
+    delta[:, 3] = scores[: len(ranked), 7]
+    take_second = numpy.empty((len(token), N_TAGS), dtype=bool)
+    for step in range(1, length):
+        k = int(running[step])
+        block = slice(int(level[step]), int(level[step + 1]))
+        cand = (scores[block] + delta[:k, STEP_PREV]).reshape(k, N_TAGS, 2)
+        first, second = cand[:, :, 0], cand[:, :, 1]
+        numpy.greater(second, first, out=take_second[block])
+        numpy.maximum(first, second, out=delta[:k])
+    end = numpy.where(numpy.asarray(AFTER) == 1, 0.0, NEG).astype(dtype)
+    tag = (delta + end).argmax(axis=1)
+    # each packed token's best previous tag for each of its tags, flat (packed row * 4 + tag);
+    # a tag's two predecessors are consecutive ids
+    best_prev = (take_second + STEP_PREV[0::2]).ravel()
+    tags = numpy.empty(len(token), dtype=numpy.int64)  # per packed token
+    tags[level[ranked - 1] + numpy.arange(len(ranked))] = tag  # each row's last token
+    row4 = numpy.arange(len(ranked), dtype=numpy.int64) * N_TAGS
+    for step in range(length - 1, 0, -1):
+        k = int(running[step])
+        tag[:k] = best_prev[row4[:k] + (int(level[step]) * N_TAGS) + tag[:k]]
+        tags[int(level[step - 1]) : int(level[step - 1]) + k] = tag[:k]
+    after = numpy.zeros(n_flat, dtype=bool)
+    after[token] = numpy.asarray(AFTER, dtype=bool)[tags]
+    after[starts + lengths - 1] = False  # a doc's last token has no gap of the doc after it
+    out[:] = after[: len(out)]
     return out
 
 
