@@ -12,7 +12,8 @@ from thinc.layers.pytorchwrapper import forward as pytorch_forward
 from thinc.types import Floats2d
 
 from .errors import Errors
-from .doc_arrays import token_arrays
+from .doc_arrays import docs_batch_arrays, token_arrays
+from .ragged import interleaved
 from .features import (
     LexiconIndex,
     NgramVocab,
@@ -20,6 +21,7 @@ from .features import (
     char_classes_from_codes,
     doc_features,
     featurize,
+    flat_ngram_keys,
     lexicon_features,
     ngram_keys,
     plan_windows,
@@ -398,17 +400,23 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     n_scores = model.attrs["n_scores"]
     tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
     use_bigrams = model.attrs["bigrams"]
-    arrays = [token_arrays(doc) for doc in docs]
     vocab = model.attrs[NGRAM_VOCAB_ATTR]
     if vocab is not None and not len(vocab):
         raise ValueError(Errors.E028)
+    if not docs:
+        return [], lambda d_outputs: docs
+    # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
+    laid = docs_batch_arrays(docs)
+    tokens = laid.arrays
+    real = numpy.ones(len(tokens), dtype=bool)
+    real[(laid.starts + laid.lengths)[:-1]] = False
     max_len = model.attrs["lexicon_max_len"]
     folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
+    classes = None if vocab is None else char_classes_from_codes(tokens.first, tokens.is_space)
+    keys = flat_ngram_keys(tokens.orth, tokens.breaks, use_bigrams, classes, laid.starts, laid.lengths, real)
     feats = doc_features(
-        [a.orth for a in arrays], [a.breaks for a in arrays], model.attrs["char_rows"], model.attrs["char_seeds"],
-        model.attrs["bigram_rows"], use_bigrams,
+        keys, model.attrs["char_rows"], model.attrs["char_seeds"], model.attrs["bigram_rows"], use_bigrams,
         ngram_vocab=vocab, holdout=is_train and model.attrs["ngram_holdout"],
-        doc_classes=None if vocab is None else batch_char_classes(arrays),
         ngram_dropout=model.attrs["ngram_dropout"] if is_train else 0.0, doc_folds=folds,
     )
     if max_len:
@@ -418,13 +426,16 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         if is_train and model.attrs["lexicon_holdout"]:
             # leave-one-out needs each word's counts in the doc's text: by string
             holdout = model.attrs[LEXICON_COUNTS_ATTR]
-            feats.lexicon = _concat([lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
-                                     for doc, fold in zip(docs, folds)], (0, 2 * (max_len - 1)), numpy.float32)
+            width = 2 * (max_len - 1)
+            per_doc = [lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
+                       for doc, fold in zip(docs, folds)]
+            feats.lexicon = numpy.concatenate(interleaved(per_doc, numpy.zeros((1, width), dtype=numpy.float32)))
         else:
-            feats.lexicon = lexicon_index(model, lexicon, max_len).batch_features([a.codes for a in arrays])
+            # the separators' code matches no word, so no word spans two docs
+            feats.lexicon = lexicon_index(model, lexicon, max_len).features(tokens.codes)
     if model.attrs.get("vectors"):
-        feats.vectors = _concat([vector_rows(doc.vocab, a.orth) for doc, a in zip(docs, arrays)], (0,), numpy.int64)
-    n_tokens = int(feats.lengths.sum()) if len(docs) else 0
+        feats.vectors = vector_rows(docs[0].vocab, tokens.orth)  # a separator's ORTH 0 has no row
+    n_tokens = len(tokens)
     if tags:
         # characters the model does not score (whitespace, one-character lines) get
         # flat potentials: the gaps around them are boundaries anyway
@@ -432,8 +443,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     else:
         # row g: the gap after token g (a doc's last token has none: never read)
         flat = numpy.full((n_tokens, n_scores), FORCED_BOUNDARY_LOGIT, dtype="f")
-    breaks = numpy.concatenate([a.breaks for a in arrays]) if arrays else numpy.zeros(0, dtype=bool)
-    windows = plan_windows(breaks, feats.offsets, feats.lengths, model.attrs["window"])
+    windows = plan_windows(tokens.breaks, feats.offsets, feats.lengths, model.attrs["window"])
     callbacks = []
     for rows in batch_windows(windows, model.attrs["batch_chars"]):
         batch = windows.take(rows)
@@ -455,19 +465,6 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         return docs
 
     return outputs, backprop
-
-
-def _concat(parts: Sequence[numpy.ndarray], empty_shape: Tuple[int, ...], dtype: Any) -> numpy.ndarray:
-    return numpy.concatenate(parts) if parts else numpy.zeros(empty_shape, dtype=dtype)
-
-
-def batch_char_classes(arrays: Sequence[Any]) -> List[numpy.ndarray]:
-    """`char_classes` of every doc of a batch (`doc_arrays.TokenArrays`), in one lookup."""
-    if not arrays:
-        return []
-    classes = char_classes_from_codes(numpy.concatenate([a.first for a in arrays]),
-                                      numpy.concatenate([a.is_space for a in arrays]))
-    return numpy.split(classes, numpy.cumsum([len(a) for a in arrays])[:-1])
 
 
 def vector_rows(vocab: Any, orths: numpy.ndarray) -> numpy.ndarray:

@@ -32,7 +32,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy
 import srsly
 
-from .doc_arrays import interleaved, ragged_positions
+from .ragged import interleaved
 from .key_index import KeyIndex
 
 # labels: 0 = no boundary (the gap is inside a word), 1 = a word ends at the gap

@@ -7,10 +7,14 @@ objects on the hot path.
 """
 import weakref
 from dataclasses import dataclass
+from typing import List, Optional, Sequence
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
+
+from .ragged import interleaved
 
 _ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
 # stands in for the code point of a token of several characters (a whitespace
@@ -115,28 +119,8 @@ def words_and_spaces(doc: Doc, arrays: TokenArrays, boundaries: numpy.ndarray):
     boundaries (numpy.ndarray): Bool (n - 1,), True = a word ends at gap j.
     RETURNS (Tuple[List[str], List[bool]]): for `Doc(vocab, words=..., spaces=...)`.
     """
-    ends = numpy.flatnonzero(boundaries) + 1
-    starts = numpy.concatenate([[0], ends])
-    last = numpy.concatenate([ends, [len(arrays)]]) - 1
-    begin = arrays.idx[starts]
-    end = arrays.idx[last] + arrays.length[last]
-    text = arrays.text
-    return [text[a:b] for a, b in zip(begin.tolist(), end.tolist())], arrays.trailing[last].tolist()
-
-
-def interleaved(pieces: list, separator) -> list:
-    """`pieces` with `separator` between neighbours (for one `numpy.concatenate`)."""
-    out = [separator] * (2 * len(pieces) - 1)
-    out[::2] = pieces
-    return out
-
-
-def ragged_positions(lengths: numpy.ndarray):
-    """Row and column of every element of rows of `lengths` laid end to end:
-    RETURNS (rows, cols), int64 (sum(lengths),), for scattering into a padded array."""
-    rows = numpy.repeat(numpy.arange(len(lengths)), lengths)
-    cols = numpy.arange(int(lengths.sum())) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
-    return rows, cols
+    words, spaces, _, _ = batch_words(batch_arrays([arrays]), boundaries)
+    return words, spaces
 
 
 # what stands between two docs laid end to end: a line break (a whitespace token
@@ -150,7 +134,8 @@ class BatchArrays:
     between neighbours, so that gap rules and decoding priors run once per
     batch instead of once per doc. Doc k's token i is flat token
     `starts[k] + i` and its gap j (after token j) is flat gap `starts[k] + j`;
-    the two gaps next to each separator belong to no doc (`real_gaps`).
+    the two gaps next to each separator belong to no doc (`real_gaps`). An
+    empty doc has no token: two separators meet.
 
     arrays (TokenArrays): The flat arrays; `text` is the texts joined by "\\n".
     lengths (int64): Tokens per doc. starts (int64): Each doc's first flat token.
@@ -160,23 +145,49 @@ class BatchArrays:
     lengths: numpy.ndarray
     starts: numpy.ndarray
 
-    def split_gaps(self, values: numpy.ndarray) -> list:
-        """Per-doc views (n_k - 1,) of a flat per-gap array."""
-        return [values[s : s + n - 1] for s, n in zip(self.starts.tolist(), self.lengths.tolist())]
-
-    def join_gaps(self, per_doc: list, fill: float = 0.0) -> numpy.ndarray:
-        """A flat per-gap array from per-doc ones (n_k - 1,), `fill` at the separators' gaps."""
-        pad = numpy.full(2, fill, dtype=numpy.asarray(per_doc[0]).dtype)
-        return numpy.concatenate(interleaved(per_doc, pad))
+    @property
+    def separators(self) -> numpy.ndarray:
+        """Bool (N,): the flat tokens that stand between docs."""
+        out = numpy.zeros(len(self.arrays), dtype=bool)
+        out[(self.starts + self.lengths)[:-1]] = True
+        return out
 
     @property
     def real_gaps(self) -> numpy.ndarray:
         """Bool (N - 1,): the flat gaps that are a doc's (not next to a separator)."""
-        real = numpy.ones(max(len(self.arrays) - 1, 0), dtype=bool)
-        ends = (self.starts + self.lengths)[:-1]
-        real[ends - 1] = False
-        real[ends] = False
-        return real
+        separators = self.separators
+        return ~separators[:-1] & ~separators[1:]
+
+
+def batch_words(laid: BatchArrays, bounds: numpy.ndarray):
+    """The words of docs laid end to end, cut at `bounds` (bool (N - 1,) over
+    the flat gaps; the gaps next to separators are cut whatever it says).
+
+    RETURNS (Tuple[List[str], List[bool], numpy.ndarray, numpy.ndarray]): the
+        words of all docs in order, whether a space follows each, and each
+        doc's first word and end (words[first[k]:end[k]] are doc k's).
+    """
+    arrays = laid.arrays
+    n = len(arrays)
+    if not n:
+        none = numpy.zeros(len(laid.lengths), dtype=numpy.int64)
+        return [], [], none, none
+    separators = laid.separators
+    cut = separators[:-1] | separators[1:]
+    if n > 1:
+        cut |= numpy.asarray(bounds, dtype=bool)
+    ends = numpy.flatnonzero(cut) + 1
+    first = numpy.concatenate([[0], ends])
+    last = numpy.concatenate([ends, [n]]) - 1
+    keep = ~separators[first]
+    first, last = first[keep], last[keep]
+    begin = arrays.idx[first]
+    end = arrays.idx[last] + arrays.length[last]
+    text = arrays.text
+    words = [text[a:b] for a, b in zip(begin.tolist(), end.tolist())]
+    doc_first = numpy.searchsorted(first, laid.starts)
+    doc_end = numpy.searchsorted(first, laid.starts + laid.lengths)
+    return words, arrays.trailing[last].tolist(), doc_first, doc_end
 
 
 def batch_arrays(arrays: list) -> BatchArrays:
@@ -209,3 +220,98 @@ def batch_arrays(arrays: list) -> BatchArrays:
         text=text,
     )
     return BatchArrays(flat, lengths, starts)
+
+
+# str.isspace() per code point (no whitespace lies beyond U+3000)
+_SPACE_LIMIT = 0x3001
+_IS_SPACE = numpy.array([chr(c).isspace() for c in range(_SPACE_LIMIT)], dtype=bool)
+# spaCy's ORTH id (string hash) of each one-character string, 0 = not computed yet
+_ORTH_OF = numpy.zeros(0x110000, dtype=numpy.uint64)
+
+
+def char_orths(points: numpy.ndarray) -> numpy.ndarray:
+    """ORTH ids (uint64) of one-character strings, by code point; each
+    character's hash is computed once per process."""
+    orth = _ORTH_OF[points]
+    missing = orth == 0
+    if missing.any():
+        new = numpy.unique(points[missing])
+        _ORTH_OF[new] = numpy.fromiter((get_string_id(chr(int(c))) for c in new), dtype=numpy.uint64, count=len(new))
+        orth = _ORTH_OF[points]
+    return orth
+
+
+def text_batch_arrays(texts: Sequence[str]) -> BatchArrays:
+    """The `BatchArrays` of the docs that `tokenizer.ChineseCharTokenizer`
+    makes of `texts`, straight from the texts in one vectorised pass (what
+    `batch_arrays` of each doc's `token_arrays` gives, without reading the docs).
+
+    The rule: a character that is not whitespace is a token; a single " "
+    after one is its trailing space; every other run of whitespace is a token.
+    """
+    text = _SEPARATOR.join(texts)
+    points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+    n_chars = len(points)
+    text_lengths = numpy.fromiter((len(t) for t in texts), dtype=numpy.int64, count=len(texts))
+    separator = numpy.zeros(n_chars, dtype=bool)
+    separator[(numpy.cumsum(text_lengths + 1) - 1)[:-1]] = True
+    space = _IS_SPACE[numpy.minimum(points, _SPACE_LIMIT - 1)] & (points < _SPACE_LIMIT) & ~separator
+    char = ~space & ~separator
+    # a " " right after a character is that character's trailing space
+    absorbed = numpy.zeros(n_chars, dtype=bool)
+    absorbed[1:] = (points[1:] == 32) & char[:-1]
+    run = space & ~absorbed
+    run_start = run.copy()
+    run_start[1:] &= ~run[:-1]
+    starts_at = numpy.flatnonzero(char | separator | run_start)  # each token's first character
+    n_tokens = len(starts_at)
+    next_start = numpy.append(starts_at[1:], n_chars)
+    trailing = numpy.zeros(n_tokens, dtype=bool)
+    inside = starts_at + 1 < n_chars
+    trailing[inside] = absorbed[starts_at[inside] + 1]
+    length = next_start - starts_at - trailing
+    is_separator = separator[starts_at]
+    is_space = space[starts_at] | is_separator
+    first = numpy.where(is_separator, MULTI_CHAR_CODE, points[starts_at])
+    codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)
+    line_break = numpy.concatenate([[0], numpy.cumsum(space & ((points == 10) | (points == 13)))])
+    breaks = is_separator | (is_space & (line_break[starts_at + length] > line_break[starts_at]))
+    orth = numpy.zeros(n_tokens, dtype=numpy.uint64)
+    single = ~is_separator & (length == 1)
+    orth[single] = char_orths(points[starts_at[single]])
+    for i in numpy.flatnonzero(length > 1).tolist():  # whitespace runs
+        orth[i] = get_string_id(text[starts_at[i] : starts_at[i] + length[i]])
+    flat = TokenArrays(orth, starts_at, length, is_space, trailing, codes, first, breaks, text)
+    separators = numpy.flatnonzero(is_separator)
+    doc_starts = numpy.concatenate([[0], separators + 1])
+    doc_lengths = numpy.append(separators, n_tokens) - doc_starts
+    return BatchArrays(flat, doc_lengths, doc_starts)
+
+
+# the last batch read by `docs_batch_arrays`: weak references to its docs, and its arrays
+_LAST_BATCH: list = [(), None]
+
+
+def docs_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
+    """The `BatchArrays` of a batch of docs (at least one), kept for the
+    same docs until another batch is read, so that the model's featurization,
+    the character check and decoding read a batch once.
+
+    Docs made by `tokenizer.ChineseCharTokenizer` (their text remembered,
+    their number of tokens the rule's) are read from their texts in one pass
+    (`text_batch_arrays`); any other doc is read token by token (`token_arrays`).
+    """
+    refs, cached = _LAST_BATCH
+    if cached is not None and len(refs) == len(docs) and all(r() is d for r, d in zip(refs, docs)):
+        return cached
+    texts: List[Optional[str]] = [_TEXTS.get(doc) for doc in docs]
+    batch = None
+    if all(t is not None for t in texts):
+        batch = text_batch_arrays(texts)
+        sizes = numpy.fromiter((len(doc) for doc in docs), dtype=numpy.int64, count=len(docs))
+        if not numpy.array_equal(batch.lengths, sizes):  # retokenized since: read the tokens
+            batch = None
+    if batch is None:
+        batch = batch_arrays([token_arrays(doc) for doc in docs])
+    _LAST_BATCH[:] = [tuple(weakref.ref(doc) for doc in docs), batch]
+    return batch

@@ -19,7 +19,7 @@ from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence,
 import numpy
 from spacy.strings import get_string_id
 
-from .doc_arrays import ragged_positions
+from .ragged import ragged_positions
 from .key_index import KeyIndex, mix64
 
 MASK64 = numpy.uint64(0xFFFFFFFFFFFFFFFF)
@@ -235,7 +235,9 @@ class NgramKeys:
     (c[i-1], c[i]) and (c[i], c[i+1]), with BOS / EOS at unit edges (all zero
     without bigrams). unk_chars, unk_left, unk_right (n,): the keys that
     replace them when they are unknown (UNK by character class / class pair).
-    offsets, lengths: each doc's slice.
+    offsets, lengths: each doc's slice. real (bool (n,) or None): the
+    positions that are a doc's token, where the docs are laid end to end with
+    a separator between them (`doc_arrays.BatchArrays`; None: all are).
     """
 
     chars: numpy.ndarray
@@ -246,6 +248,7 @@ class NgramKeys:
     unk_right: numpy.ndarray
     offsets: numpy.ndarray
     lengths: numpy.ndarray
+    real: Optional[numpy.ndarray] = None
 
     def stacked(self) -> numpy.ndarray:
         """All keys as one (3n,) array: chars, then left, then right bigrams."""
@@ -259,7 +262,7 @@ class NgramKeys:
         left = numpy.where(hide[n : 2 * n], self.unk_left, self.left)
         right = numpy.where(hide[2 * n :], self.unk_right, self.right)
         return NgramKeys(chars, left, right, self.unk_chars, self.unk_left, self.unk_right, self.offsets,
-                         self.lengths)
+                         self.lengths, self.real)
 
     def doc_slices(self) -> List[slice]:
         return [slice(int(o), int(o + n)) for o, n in zip(self.offsets, self.lengths)]
@@ -267,7 +270,8 @@ class NgramKeys:
 
 def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.ndarray], use_bigrams: bool,
                doc_classes: Optional[Sequence[numpy.ndarray]] = None) -> NgramKeys:
-    """Character and bigram keys of a batch of docs in one vectorised pass.
+    """Character and bigram keys of a batch of docs in one vectorised pass
+    (`flat_ngram_keys` of the docs concatenated).
 
     doc_classes (Optional[Sequence[numpy.ndarray]]): `char_classes` of each
         doc, for class-specific UNK keys (None: one UNK for all).
@@ -275,14 +279,27 @@ def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.nd
     lengths = numpy.asarray([len(o) for o in doc_orths], dtype=numpy.int64)
     orths = numpy.concatenate([numpy.asarray(o, dtype=numpy.uint64) for o in doc_orths])
     offsets = numpy.cumsum(numpy.concatenate([[0], lengths]))[:-1]
-    if doc_classes is None:
-        classes = numpy.zeros(len(orths), dtype=numpy.uint64)
-    else:
+    classes = None
+    if doc_classes is not None:
         classes = numpy.concatenate([numpy.asarray(c, dtype=numpy.uint64) for c in doc_classes])
+    breaks = numpy.concatenate([numpy.asarray(b, dtype=bool) for b in doc_breaks]) if len(orths) else None
+    return flat_ngram_keys(orths, breaks, use_bigrams, classes, offsets, lengths)
+
+
+def flat_ngram_keys(orths: numpy.ndarray, breaks: Optional[numpy.ndarray], use_bigrams: bool,
+                    classes: Optional[numpy.ndarray], offsets: numpy.ndarray, lengths: numpy.ndarray,
+                    real: Optional[numpy.ndarray] = None) -> NgramKeys:
+    """Character and bigram keys of a batch's flat tokens: docs at
+    `offsets` / `lengths`, units cut at line breaks (`breaks`); with `real`,
+    the other positions are separators between docs (line breaks themselves).
+    `classes`: `char_classes` of each token, for class-specific UNK keys (None: one UNK for all).
+    """
+    orths = numpy.asarray(orths, dtype=numpy.uint64)
+    if classes is None:
+        classes = numpy.zeros(len(orths), dtype=numpy.uint64)
     n_classes = numpy.uint64(N_CLASSES)
     unk_chars = UNK_CHAR + classes
     if use_bigrams and len(orths):
-        breaks = numpy.concatenate([numpy.asarray(b, dtype=bool) for b in doc_breaks])
         starts = numpy.zeros(len(orths), dtype=bool)
         starts[offsets[lengths > 0]] = True
         unit_start = starts.copy()
@@ -304,7 +321,7 @@ def ngram_keys(doc_orths: Sequence[numpy.ndarray], doc_breaks: Sequence[numpy.nd
         unk_right = UNK_BIGRAM + classes * n_classes + next_class
     else:
         left = right = unk_left = unk_right = numpy.zeros(len(orths), dtype=numpy.uint64)
-    return NgramKeys(orths, left, right, unk_chars, unk_left, unk_right, offsets, lengths)
+    return NgramKeys(orths, left, right, unk_chars, unk_left, unk_right, offsets, lengths, real)
 
 
 def _counts_in(keys: numpy.ndarray) -> numpy.ndarray:
@@ -332,6 +349,10 @@ def _doc_counts(keys: NgramKeys) -> numpy.ndarray:
 def _position_folds(keys: NgramKeys, doc_folds: numpy.ndarray) -> numpy.ndarray:
     """Each doc's block repeated over its keys, in `keys.stacked()` order."""
     per_char = numpy.repeat(numpy.asarray(doc_folds, dtype=numpy.int64), keys.lengths)
+    if keys.real is not None:  # separators between docs belong to no block
+        laid = numpy.full(len(keys.real), -1, dtype=numpy.int64)
+        laid[keys.real] = per_char
+        per_char = laid
     return numpy.tile(per_char, 3)
 
 
@@ -436,7 +457,11 @@ class NgramVocab:
         else:
             hide = ~self._known_index.find(stacked)[0]
         if dropout > 0:
-            hide |= numpy.random.random_sample(len(hide)) < dropout
+            # one draw per doc token (not per separator), in the docs' order
+            drawn = hide if keys.real is None else numpy.zeros(int(keys.real.sum()) * 3, dtype=bool)
+            drawn |= numpy.random.random_sample(len(drawn)) < dropout
+            if keys.real is not None:
+                hide[numpy.tile(keys.real, 3)] |= drawn
         return keys.replaced(hide)
 
     def to_bytes(self) -> bytes:
@@ -451,27 +476,24 @@ class NgramVocab:
 
 
 def doc_features(
-    doc_orths: Sequence[numpy.ndarray],
-    doc_breaks: Sequence[numpy.ndarray],
+    keys: NgramKeys,
     char_rows: int,
     char_seeds: int,
     bigram_rows: int,
     use_bigrams: bool,
     ngram_vocab: Optional[NgramVocab] = None,
     holdout: bool = False,
-    doc_classes: Optional[Sequence[numpy.ndarray]] = None,
     ngram_dropout: float = 0.0,
     doc_folds: Optional[numpy.ndarray] = None,
 ) -> "BatchFeatures":
-    """Hash a whole batch of docs at once (one vectorised pass).
+    """Hash a whole batch of docs at once (one vectorised pass over `ngram_keys`).
 
     ngram_vocab (Optional[NgramVocab]): Characters and bigrams outside it
-        become UNK (of their character class, given `doc_classes`);
+        become UNK (of their character class, where the keys have classes);
         `holdout` and `ngram_dropout` (training only) also hide the rare
         ones and a random share of the others; `doc_folds` (each doc's
         training block, -1 for none) adds block leave-out to `holdout`.
     """
-    keys = ngram_keys(doc_orths, doc_breaks, use_bigrams, doc_classes)
     if ngram_vocab is not None:
         keys = ngram_vocab.apply(keys, holdout, ngram_dropout, doc_folds if holdout else None)
     chars = hash_rows(keys.chars, char_rows, char_seeds)
@@ -673,7 +695,8 @@ def char_classes_from_codes(first: numpy.ndarray, is_space: numpy.ndarray) -> nu
     computed once per process."""
     if not len(first):
         return numpy.zeros(0, dtype=numpy.uint64)
-    first = numpy.asarray(first, dtype=numpy.int64)
+    # whitespace (and the separators between docs, beyond Unicode) is class 0 anyway
+    first = numpy.where(is_space, 32, numpy.asarray(first, dtype=numpy.int64))
     classes = _CLASS_OF[first]
     if (classes < 0).any():
         new = numpy.unique(first[classes < 0])

@@ -48,7 +48,7 @@ from .decoding import (
 )
 
 from .augment import PseudoWords
-from .doc_arrays import BatchArrays, batch_arrays, token_arrays, words_and_spaces
+from .doc_arrays import BatchArrays, batch_words, docs_batch_arrays, token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
 from .io import replace_dir, verify_checksums, write_checksums
 from .units import inner_gaps
@@ -378,45 +378,74 @@ class GDSegmenter(TrainablePipe):
     def segmented_docs(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Doc]:
         """New docs of words, built from the words and spaces (no retokenization):
         the text is the input's exactly, and `user_data` (extension values),
-        `cats` and span groups (by character offsets) are carried over."""
+        `cats` and span groups (by character offsets) are carried over. The
+        words of the whole batch are cut from its texts at once (`batch_words`)."""
         docs = list(docs)
-        return [words_doc(doc, bounds) for doc, bounds in zip(docs, self.decode(docs, scores))]
+        if not docs:
+            return []
+        laid = docs_batch_arrays(docs)
+        words, spaces, first, end = batch_words(laid, self._flat_boundaries(docs, scores, laid))
+        out = []
+        for doc, a, b in zip(docs, first.tolist(), end.tolist()):
+            out.append(doc if b - a == len(doc) else new_words_doc(doc, words[a:b], spaces[a:b]))
+        return out
 
     def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
         """Where words end in each doc (`boundaries`; None for docs of fewer
-        than 2 tokens). The batch's docs are laid end to end (`batch_arrays`),
+        than 2 tokens). The batch's docs are laid end to end (`docs_batch_arrays`),
         so gap rules and priors run once per batch, and Viterbi (a CRF
-        tagger's, or the chain of the decoding priors) once over the padded batch."""
+        tagger's, or the chain of the decoding priors) once over the batch."""
+        docs = list(docs)
         out: List[Optional[numpy.ndarray]] = [None] * len(docs)
-        index = [i for i, doc in enumerate(docs) if len(doc) >= 2]
-        if not index:
+        if not docs:
             return out
-        batch = batch_arrays([token_arrays(docs[i]) for i in index])
-        flat = batch.arrays
+        laid = docs_batch_arrays(docs)
+        bounds = self._flat_boundaries(docs, scores, laid)
+        for i, (start, n) in enumerate(zip(laid.starts.tolist(), laid.lengths.tolist())):
+            if n >= 2:
+                out[i] = bounds[start : start + n - 1]
+        return out
+
+    def _flat_boundaries(self, docs: Sequence[Doc], scores: Sequence[Floats2d], laid: BatchArrays) -> numpy.ndarray:
+        """`decode` over the flat gaps of the docs laid end to end: bool (N - 1,),
+        True where a word ends (a doc's gaps only, False next to separators)."""
+        flat = laid.arrays
+        n_gaps = max(len(flat) - 1, 0)
+        index = [i for i, n in enumerate(laid.lengths.tolist()) if n >= 2]
+        bounds = numpy.zeros(n_gaps, dtype=bool)
+        if not index:
+            return bounds
         constraint, bias = self.gap_rules(flat)
+        starts, lengths = laid.starts[index], laid.lengths[index]
         if self.scores_tags:
             self._check_tag_settings()
-            biases = batch.split_gaps(bias) if bias is not None else None
-            decoded = crf_boundaries([scores[i] for i in index], batch.split_gaps(constraint), biases)
-            for i, bounds in zip(index, decoded):
-                out[i] = bounds
-            return out
+            gaps = [constraint[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
+            biases = None if bias is None else [bias[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
+            decoded = crf_boundaries([scores[i] for i in index], gaps, biases)
+            for s, n, doc_bounds in zip(starts.tolist(), lengths.tolist(), decoded):
+                bounds[s : s + n - 1] = doc_bounds
+            return bounds
         self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
-        logits = batch.join_gaps([numpy.asarray(scores[i])[:, 0] for i in index]) - self._threshold_logit
+        # the scores' own dtype: the threshold is subtracted in it, as always
+        logits = numpy.zeros(n_gaps, dtype=numpy.asarray(scores[index[0]]).dtype)
+        for i, s, n in zip(index, starts.tolist(), lengths.tolist()):
+            logits[s : s + n - 1] = numpy.asarray(scores[i])[:, 0]
+        logits -= self._threshold_logit
+        logits[~laid.real_gaps] = 0.0
         if bias is not None:
             logits = logits + bias
         if self.bigram_prior_weight > 0.0:
             keys = gap_keys_from_codes(prior_codes(flat.first, flat.length), flat.breaks)
             logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
         if self.transition_weight > 0.0 or self.tag_prior_weight > 0.0:
-            bounds = self._chain_boundaries(batch, logits, constraint)
+            bounds = self._chain_boundaries(laid, logits, constraint, starts, lengths)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        for i, doc_bounds in zip(index, batch.split_gaps(bounds)):
-            out[i] = doc_bounds
-        return out
+        bounds &= laid.real_gaps
+        return bounds
 
-    def _chain_boundaries(self, batch: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray) -> numpy.ndarray:
+    def _chain_boundaries(self, batch: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
+                          starts: numpy.ndarray, lengths: numpy.ndarray) -> numpy.ndarray:
         """The Viterbi labelling of a batch's flat gaps under the transition and
         tag priors (`tag_chain_emissions`), each doc decoded as a row of one padded batch."""
         flat = batch.arrays
@@ -430,7 +459,7 @@ class GDSegmenter(TrainablePipe):
             pairs = self.tag_prior_weight * table[tag_index.rows_of(flat.codes)]
         emissions = tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, flat.breaks,
                                         real_gaps=batch.real_gaps)
-        return padded_viterbi(emissions, constraint, batch.lengths, batch.starts)
+        return padded_viterbi(emissions, constraint, lengths, starts)  # the docs with gaps
 
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
         """Merge each doc's characters into words in place, in one
@@ -841,17 +870,16 @@ def _tag_input(eg: Example, gaps: Tuple[numpy.ndarray, numpy.ndarray]) -> Tuple[
 def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
     """E014 unless every token of the docs that is not whitespace is one
     character (the segmenter merges characters: on words it would do nothing).
-    One check over the batch's concatenated token arrays."""
+    One check over the batch's tokens laid end to end (`docs_batch_arrays`)."""
     docs = [docs] if isinstance(docs, Doc) else list(docs)
     if not docs:
         return
-    arrays = [token_arrays(doc) for doc in docs]
-    wide = ~numpy.concatenate([a.is_space for a in arrays]) & (numpy.concatenate([a.length for a in arrays]) > 1)
+    laid = docs_batch_arrays(docs)
+    wide = ~laid.arrays.is_space & (laid.arrays.length > 1)
     if wide.any():
         flat = int(numpy.flatnonzero(wide)[0])
-        ends = numpy.cumsum([len(a) for a in arrays])
-        k = int(numpy.searchsorted(ends, flat, side="right"))
-        token = docs[k][flat - (int(ends[k - 1]) if k else 0)]
+        k = int(numpy.searchsorted(laid.starts, flat, side="right")) - 1
+        token = docs[k][flat - int(laid.starts[k])]
         raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
 
 
@@ -869,6 +897,13 @@ def words_doc(doc: Doc, boundaries: Optional[numpy.ndarray]) -> Doc:
     if boundaries is None or bool(numpy.all(boundaries)):
         return doc
     words, spaces = words_and_spaces(doc, token_arrays(doc), boundaries)
+    return new_words_doc(doc, words, spaces)
+
+
+def new_words_doc(doc: Doc, words: List[str], spaces: List[bool]) -> Doc:
+    """A new doc of `words` (which cover `doc`'s text exactly) that carries
+    over `doc`'s `user_data`, `cats` and span groups (by character offsets,
+    expanded to whole words)."""
     new = Doc(doc.vocab, words=words, spaces=spaces, user_data=doc.user_data)
     new.cats = doc.cats
     for key, group in doc.spans.items():

@@ -10,7 +10,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy
 
 from .architectures import TAG_COLUMNS
-from .doc_arrays import interleaved, ragged_positions
+from .ragged import interleaved, ragged_positions
 
 # the CRF's 4 x 4 potentials per character
 N_TAGS = 4

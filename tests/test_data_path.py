@@ -132,8 +132,43 @@ def test_batch_arrays_lay_docs_end_to_end():
     assert batch.starts.tolist() == [0, 8, 14] and batch.lengths.tolist() == [7, 5, 2]
     assert flat.breaks.tolist() == [t == "\n" for t in ["我", "爱", "北", "京", "天", "安", "门", "\n", "a", "b",
                                                       "\n", "中", "国", "\n", "你", "好"]]
-    gaps = numpy.arange(len(flat) - 1)
-    assert [g.tolist() for g in batch.split_gaps(gaps)] == [[0, 1, 2, 3, 4, 5], [8, 9, 10, 11], [14]]
-    assert batch.join_gaps(batch.split_gaps(gaps), fill=-1).tolist() == \
-        [0, 1, 2, 3, 4, 5, -1, -1, 8, 9, 10, 11, -1, -1, 14]
-    assert batch.real_gaps.tolist() == [g >= 0 for g in batch.join_gaps(batch.split_gaps(gaps), fill=-1).tolist()]
+    assert numpy.flatnonzero(batch.real_gaps).tolist() == [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 14]
+
+
+def test_text_batch_arrays_equal_reading_each_doc(texts):
+    """The arrays read from the texts in one pass are those of reading each
+    tokenized doc (`token_arrays`) and laying them end to end, whitespace of
+    every kind, empty texts and texts of one character included."""
+    from spacy_gdcws.doc_arrays import batch_arrays, read_token_arrays, text_batch_arrays
+
+    nlp = blank()
+    rng = numpy.random.default_rng(3)
+    alphabet = ["a", "中", " ", "  ", "\n", "\t", "\u3000", "\r\n", "e\u0301", "\x85", "\xa0", "😀"]
+    mixed = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 8)))) for _ in range(300)]
+    for batch_texts in (texts[:400], ODD, mixed, [""], ["", ""], [" ", "", "字"]):
+        got = text_batch_arrays(batch_texts)
+        want = batch_arrays([read_token_arrays(nlp.make_doc(t)) for t in batch_texts])
+        for field in ("orth", "idx", "length", "is_space", "trailing", "codes", "first", "breaks"):
+            a, b = getattr(got.arrays, field), getattr(want.arrays, field)
+            assert a.dtype == b.dtype and a.tolist() == b.tolist(), field
+        assert got.arrays.text == want.arrays.text
+        assert got.lengths.tolist() == want.lengths.tolist() and got.starts.tolist() == want.starts.tolist()
+
+
+def test_docs_batch_arrays_read_the_tokens_of_other_docs():
+    """Docs that are not our tokenizer's as made (retokenized since, or built
+    from words) are read token by token: the arrays are their tokens', and a
+    merged token is reported (E014)."""
+    from spacy_gdcws.doc_arrays import docs_batch_arrays
+    from spacy_gdcws.segmenter import check_char_tokens
+
+    nlp = blank()
+    merged = nlp.make_doc("北京大学")
+    with merged.retokenize() as retokenizer:
+        retokenizer.merge(merged[0:2])
+    built = Doc(nlp.vocab, words=["天", "安", "门"])
+    laid = docs_batch_arrays([nlp.make_doc("你好"), merged, built])
+    assert laid.lengths.tolist() == [2, 3, 3]
+    assert laid.arrays.length.tolist() == [1, 1, 1, 2, 1, 1, 1, 1, 1, 1]
+    with pytest.raises(ValueError, match="E014"):
+        check_char_tokens([nlp.make_doc("你好"), merged])

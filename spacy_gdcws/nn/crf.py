@@ -18,7 +18,7 @@ steps BMES agreement allows, docs packed without padding), a few microseconds a 
 import numpy
 import torch
 
-from ..doc_arrays import ragged_positions
+from ..ragged import ragged_positions
 
 TAGS = ("B", "M", "E", "S")
 S_TAG = 3
