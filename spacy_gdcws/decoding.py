@@ -524,21 +524,23 @@ def gap_keys_from_codes(c: numpy.ndarray, breaks: Optional[numpy.ndarray] = None
 
 
 class TagIndex:
-    """`tag_pmi`'s character rows as sorted code points, for `tag_potentials` by array lookups."""
+    """`tag_pmi`'s character rows as a table by code point, for `tag_potentials`
+    by one array lookup."""
 
-    __slots__ = ("codes", "rows", "unknown", "_index")
+    __slots__ = ("codes", "rows", "unknown", "_row_of")
 
     def __init__(self, index: Mapping[str, int], n_rows: int) -> None:
         single = sorted((ord(char), row) for char, row in index.items() if len(char) == 1)
         self.codes = numpy.asarray([c for c, _ in single], dtype=numpy.int64)
         self.rows = numpy.asarray([r for _, r in single], dtype=numpy.int64)
         self.unknown = n_rows - 1
-        self._index = KeyIndex(self.codes)
+        # row by code point up to the largest known one; the last entry (unknown) for all beyond
+        top = int(self.codes[-1]) + 1 if len(self.codes) else 0
+        self._row_of = numpy.full(top + 1, self.unknown, dtype=numpy.int64)
+        self._row_of[self.codes] = self.rows
 
     def rows_of(self, codes: numpy.ndarray) -> numpy.ndarray:
         """Each token's row (the unknown character's row for tokens of several
         characters: whitespace, whose gaps are all forced boundaries)."""
-        if not len(self.codes):
-            return numpy.full(len(codes), self.unknown, dtype=numpy.int64)
-        found, idx = self._index.find(numpy.asarray(codes, dtype=numpy.int64))
-        return numpy.where(found, self.rows[idx], self.unknown)
+        codes = numpy.asarray(codes, dtype=numpy.int64)
+        return self._row_of[numpy.clip(codes, 0, len(self._row_of) - 1)]

@@ -11,7 +11,7 @@ space after a character becomes its trailing whitespace, and every other run
 of whitespace is one token.
 """
 import re
-from typing import Callable, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from spacy.lang.zh import ChineseTokenizer, Segmenter
 from spacy.language import Language
@@ -55,16 +55,35 @@ class ChineseCharTokenizer(ChineseTokenizer):
 
     def __init__(self, vocab) -> None:
         super().__init__(vocab, segmenter=Segmenter.char)
+        # ORTH id of each character met, so that a doc is built from ids: no string
+        # hashing per character (ids whose string the vocab lost are looked up again)
+        self._orths: Dict[str, int] = {}
 
     def __call__(self, text: str) -> Doc:
         words, spaces = char_words_and_spaces(text)
         try:
-            doc = Doc(self.vocab, words=words, spaces=spaces)
+            doc = self._make_doc(words, spaces)
         except UnicodeEncodeError:  # a lone surrogate: not text spaCy can store
             position = _SURROGATE.search(text).start()
             raise ValueError(Errors.E066.format(position=position, char=f"U+{ord(text[position]):04X}")) from None
         remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
         return doc
+
+    def _make_doc(self, words: List[str], spaces: List[bool]) -> Doc:
+        orths = self._orths
+        try:
+            ids = [orths[w] for w in words]
+        except KeyError:
+            strings = self.vocab.strings
+            for word in set(words).difference(orths):
+                if len(word) == 1:  # whitespace runs are not kept
+                    orths[word] = strings.add(word)
+            ids = [orths.get(w, w) for w in words]
+        try:
+            return Doc(self.vocab, words=ids, spaces=spaces)
+        except KeyError:  # the vocab's strings were reset (a memory zone ended): by string
+            orths.clear()
+            return Doc(self.vocab, words=words, spaces=spaces)
 
 
 @registry.tokenizers("spacy_gdcws.ChineseCharTokenizer.v1")

@@ -33,3 +33,14 @@ def test_registered_tokenizer_keeps_text_and_round_trips(tmp_path):
     assert nlp(text).text == text
     nlp.to_disk(tmp_path / "nlp")
     assert [t.text for t in spacy.load(tmp_path / "nlp")(text)] == [t.text for t in nlp(text)]
+
+
+def test_docs_built_from_ids_survive_a_memory_zone():
+    """The tokenizer builds docs from the ORTH ids of the characters it met;
+    strings a memory zone added are gone after it, and docs are still right."""
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+    with nlp.memory_zone():
+        assert [t.text for t in nlp("𠀀新字 ab")] == ["𠀀", "新", "字", "a", "b"]
+    for _ in range(2):
+        doc = nlp("𠀀新字 ab")
+        assert [t.text for t in doc] == ["𠀀", "新", "字", "a", "b"] and doc.text == "𠀀新字 ab"
