@@ -34,12 +34,19 @@ Contenders (`--contenders` picks some):
 - `jieba`: `jieba.lcut`, default dictionary;
 - `spacy_pkuseg`: spaCy `zh` with the pkuseg segmenter and `--pkuseg-model`.
 
-Each (contender, input) runs in a fresh Python process: load, one warm-up
-pass over a slice, then `--runs` timed passes; the median is reported with
+Each (contender, input) runs in a fresh Python process: load, one untimed
+pass over the whole input (`--warmup full`: the first pass over a text also
+grows spaCy's vocabulary, a Lexeme made in Python per new word type, which a
+long-running process pays once; `--warmup slice`, the first 50 texts only, was
+the warm-up before 2026-11-25), then `--runs` timed passes; the median is reported with
 every time, and peak resident memory (`ru_maxrss`) of that process, plus its
 resident memory before the timed passes. Ratios of median characters/s are
 computed pair by pair within this one run, so they hold on any machine;
-absolute numbers hold only for the machine recorded in the output.
+absolute numbers hold only for the machine recorded in the output. With
+`--rounds N` the contenders take turns N times (a shared machine's speed
+drifts by tens of percent within minutes): ratios are taken within each
+round and the median over rounds is reported, with each contender's median
+characters/s over the rounds (`medians`).
 """
 import argparse
 import json
@@ -197,8 +204,10 @@ def worker(args: argparse.Namespace) -> None:
     texts = load_texts(args.input, args.sxu_test)
     chars = sum(len(t) for t in texts)
     run, prepare = make_contender(args.worker, args)
-    warm = texts[:50] if len(texts) > 1 else [texts[0][:5000]]
-    run(prepare(warm))
+    if args.warmup == "full":  # one whole pass: the vocabulary holds every word type of the input
+        run(prepare(texts))
+    else:
+        run(prepare(texts[:50] if len(texts) > 1 else [texts[0][:5000]]))
     prepared = prepare(texts)
     before = rss_mb()
     times, words = [], 0
@@ -252,17 +261,27 @@ def machine() -> Dict[str, object]:
 
 
 def ratios(results: List[Dict[str, object]]) -> Dict[str, Dict[str, float]]:
-    """Per input: speed of every contender over every other (median chars/s)."""
-    table: Dict[str, Dict[str, float]] = {}
-    by_input: Dict[str, Dict[str, float]] = {}
+    """Per input: speed of every contender over every other, taken within each
+    round (contenders measured minutes apart) and then the median over rounds."""
+    per_round: Dict[Tuple[str, int], Dict[str, float]] = {}
     for r in results:
-        by_input.setdefault(str(r["input"]), {})[str(r["contender"])] = float(r["chars_per_second"])
-    for inp, speeds in by_input.items():
+        per_round.setdefault((str(r["input"]), int(r.get("round", 1))), {})[str(r["contender"])] = float(r["chars_per_second"])
+    pooled: Dict[str, Dict[str, List[float]]] = {}
+    for (inp, _), speeds in per_round.items():
         for a, speed_a in speeds.items():
             for b, speed_b in speeds.items():
                 if a != b:
-                    table.setdefault(inp, {})[f"{a}/{b}"] = round(speed_a / speed_b, 3)
-    return table
+                    pooled.setdefault(inp, {}).setdefault(f"{a}/{b}", []).append(speed_a / speed_b)
+    return {inp: {pair: round(statistics.median(values), 3) for pair, values in table.items()}
+            for inp, table in pooled.items()}
+
+
+def medians(results: List[Dict[str, object]]) -> Dict[str, Dict[str, int]]:
+    """Per input: each contender's median chars/s over the rounds."""
+    pooled: Dict[str, Dict[str, List[float]]] = {}
+    for r in results:
+        pooled.setdefault(str(r["input"]), {}).setdefault(str(r["contender"]), []).append(float(r["chars_per_second"]))
+    return {inp: {name: round(statistics.median(v)) for name, v in table.items()} for inp, table in pooled.items()}
 
 
 def main() -> None:
@@ -275,6 +294,12 @@ def main() -> None:
     parser.add_argument("--contenders", nargs="+", default=CONTENDERS)
     parser.add_argument("--inputs", nargs="+", default=INPUTS)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--warmup", choices=["full", "slice"], default="full",
+                        help="untimed pass before the timed ones: the whole input (steady state: spaCy "
+                             "has made a Lexeme for every word type) or its first 50 texts (before 2026-11-25)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measure every contender this many times, taking turns (a noisy machine drifts "
+                             "between contenders); ratios are per round, then the median")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--threads", type=int, default=0, help="torch threads in each worker (0: torch's default)")
     parser.add_argument("--linear-char", action="store_true",
@@ -294,25 +319,25 @@ def main() -> None:
     if skipped:
         print(f"skipped (no --model / --pkuseg-model / --baseline-model / --fast-model): {skipped}", file=sys.stderr)
     results = []
-    for inp in args.inputs:
-        for name in contenders:
-            cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs),
-                   "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
-                   "--threads", str(args.threads)] + (["--linear-char"] if args.linear_char else [])
-            if args.model:
-                cmd += ["--model", args.model]
-            if args.pkuseg_model:
-                cmd += ["--pkuseg-model", str(args.pkuseg_model)]
-            if args.baseline_model:
-                cmd += ["--baseline-model", args.baseline_model]
-            if args.fast_model:
-                cmd += ["--fast-model", args.fast_model]
-            out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-            result = json.loads(out.strip().splitlines()[-1])
-            results.append(result)
-            print(f"{inp:9} {name:14} {result['chars_per_second']:>10,} chars/s  "
-                  f"peak {result['peak_rss_mb']:>7.1f} MB", file=sys.stderr)
-            write_report(args, results)  # after every measurement: a stopped run keeps what it measured
+    for round_no, inp, name in ((k, i, c) for k in range(1, args.rounds + 1) for i in args.inputs for c in contenders):
+        cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs), "--warmup", args.warmup,
+               "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
+               "--threads", str(args.threads)] + (["--linear-char"] if args.linear_char else [])
+        if args.model:
+            cmd += ["--model", args.model]
+        if args.pkuseg_model:
+            cmd += ["--pkuseg-model", str(args.pkuseg_model)]
+        if args.baseline_model:
+            cmd += ["--baseline-model", args.baseline_model]
+        if args.fast_model:
+            cmd += ["--fast-model", args.fast_model]
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        result = json.loads(out.strip().splitlines()[-1])
+        result["round"] = round_no
+        results.append(result)
+        print(f"{round_no:2} {inp:9} {name:14} {result['chars_per_second']:>10,} chars/s  "
+              f"peak {result['peak_rss_mb']:>7.1f} MB", file=sys.stderr)
+        write_report(args, results)  # after every measurement: a stopped run keeps what it measured
     report = write_report(args, results)
     if args.quantization_dev and args.model:
         report = write_report(args, results, quantization_cost(args.model, args.quantization_dev))
@@ -325,8 +350,8 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
                  quantization: Optional[Dict[str, float]] = None) -> Dict[str, object]:
     """The report so far; written to `--output` if given."""
     report: Dict[str, object] = {
-        "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs,
-        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "results": results, "ratios": ratios(results),
+        "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs, "warmup": args.warmup,
+        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization

@@ -315,3 +315,37 @@ def docs_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
         batch = batch_arrays([token_arrays(doc) for doc in docs])
     _LAST_BATCH[:] = [tuple(weakref.ref(doc) for doc in docs), batch]
     return batch
+
+
+class DocMaker:
+    """`Doc(vocab, words=..., spaces=...)` from the words' ORTH ids, each
+    word's id kept once seen (at most `max_words`; then the cache starts
+    over), so building a doc hashes no string it has met before.
+
+    Strings a memory zone added are gone when it ends: a doc whose ids the
+    vocab no longer knows is built from its strings and the cache starts over.
+    """
+
+    def __init__(self, vocab, max_words: int = 1_000_000) -> None:
+        self.vocab = vocab
+        self.max_words = max_words
+        self._orths: dict = {}
+
+    def __call__(self, words: List[str], spaces: List[bool], **kwargs) -> Doc:
+        orths = self._orths
+        try:
+            ids = [orths[w] for w in words]
+        except KeyError:
+            new = set(words).difference(orths)
+            if len(orths) + len(new) > self.max_words:
+                orths.clear()
+                new = set(words)
+            add = self.vocab.strings.add
+            for word in new:
+                orths[word] = add(word)
+            ids = [orths[w] for w in words]
+        try:
+            return Doc(self.vocab, words=ids, spaces=spaces, **kwargs)
+        except KeyError:
+            orths.clear()
+            return Doc(self.vocab, words=words, spaces=spaces, **kwargs)

@@ -48,7 +48,7 @@ from .decoding import (
 )
 
 from .augment import PseudoWords
-from .doc_arrays import BatchArrays, batch_words, docs_batch_arrays, token_arrays, words_and_spaces
+from .doc_arrays import BatchArrays, DocMaker, batch_words, docs_batch_arrays, token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
 from .io import replace_dir, verify_checksums, write_checksums
 from .units import inner_gaps
@@ -385,10 +385,18 @@ class GDSegmenter(TrainablePipe):
             return []
         laid = docs_batch_arrays(docs)
         words, spaces, first, end = batch_words(laid, self._flat_boundaries(docs, scores, laid))
+        make_doc = self._doc_maker(docs[0].vocab)
         out = []
         for doc, a, b in zip(docs, first.tolist(), end.tolist()):
-            out.append(doc if b - a == len(doc) else new_words_doc(doc, words[a:b], spaces[a:b]))
+            out.append(doc if b - a == len(doc) else new_words_doc(doc, words[a:b], spaces[a:b], make_doc))
         return out
+
+    def _doc_maker(self, vocab: Any) -> DocMaker:
+        """The `DocMaker` (word ids kept) of the docs' vocab."""
+        maker = getattr(self, "_maker", None)
+        if maker is None or maker.vocab is not vocab:
+            maker = self._maker = DocMaker(vocab)
+        return maker
 
     def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
         """Where words end in each doc (`boundaries`; None for docs of fewer
@@ -900,11 +908,12 @@ def words_doc(doc: Doc, boundaries: Optional[numpy.ndarray]) -> Doc:
     return new_words_doc(doc, words, spaces)
 
 
-def new_words_doc(doc: Doc, words: List[str], spaces: List[bool]) -> Doc:
+def new_words_doc(doc: Doc, words: List[str], spaces: List[bool], make_doc: Optional[DocMaker] = None) -> Doc:
     """A new doc of `words` (which cover `doc`'s text exactly) that carries
     over `doc`'s `user_data`, `cats` and span groups (by character offsets,
-    expanded to whole words)."""
-    new = Doc(doc.vocab, words=words, spaces=spaces, user_data=doc.user_data)
+    expanded to whole words). `make_doc`: a `DocMaker` of the doc's vocab."""
+    make_doc = make_doc or DocMaker(doc.vocab)
+    new = make_doc(words, spaces, user_data=doc.user_data)
     new.cats = doc.cats
     for key, group in doc.spans.items():
         new.spans[key] = [new.char_span(span.start_char, span.end_char, label=span.label,

@@ -11,14 +11,14 @@ space after a character becomes its trailing whitespace, and every other run
 of whitespace is one token.
 """
 import re
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, List, Tuple
 
 from spacy.lang.zh import ChineseTokenizer, Segmenter
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from .doc_arrays import remember_text
+from .doc_arrays import DocMaker, remember_text
 from .errors import Errors
 
 
@@ -55,9 +55,8 @@ class ChineseCharTokenizer(ChineseTokenizer):
 
     def __init__(self, vocab) -> None:
         super().__init__(vocab, segmenter=Segmenter.char)
-        # ORTH id of each character met, so that a doc is built from ids: no string
-        # hashing per character (ids whose string the vocab lost are looked up again)
-        self._orths: Dict[str, int] = {}
+        # builds docs from the characters' ORTH ids (no string hashing per character)
+        self._make_doc = DocMaker(vocab)
 
     def __call__(self, text: str) -> Doc:
         words, spaces = char_words_and_spaces(text)
@@ -68,22 +67,6 @@ class ChineseCharTokenizer(ChineseTokenizer):
             raise ValueError(Errors.E066.format(position=position, char=f"U+{ord(text[position]):04X}")) from None
         remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
         return doc
-
-    def _make_doc(self, words: List[str], spaces: List[bool]) -> Doc:
-        orths = self._orths
-        try:
-            ids = [orths[w] for w in words]
-        except KeyError:
-            strings = self.vocab.strings
-            for word in set(words).difference(orths):
-                if len(word) == 1:  # whitespace runs are not kept
-                    orths[word] = strings.add(word)
-            ids = [orths.get(w, w) for w in words]
-        try:
-            return Doc(self.vocab, words=ids, spaces=spaces)
-        except KeyError:  # the vocab's strings were reset (a memory zone ended): by string
-            orths.clear()
-            return Doc(self.vocab, words=words, spaces=spaces)
 
 
 @registry.tokenizers("spacy_gdcws.ChineseCharTokenizer.v1")
