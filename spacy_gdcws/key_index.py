@@ -81,8 +81,14 @@ class KeyIndex:
             index = numpy.minimum(numpy.searchsorted(self.table, keys), len(self.table) - 1)
             found = self.table[index] == keys
             return found, numpy.where(found, index, 0)
-        active = numpy.arange(len(keys), dtype=numpy.int64)
-        pos = (mix64(keys) & self._mask).astype(numpy.int64)
+        # the first probe over all keys at once (most lookups end there), then the rest
+        pos = (mix64(keys) & self._mask).astype(numpy.intp)
+        slot = self._slots[pos]
+        filled = slot != _EMPTY
+        found = filled & (self.table[slot] == keys)  # an empty slot (-1) reads the last key: masked
+        index = numpy.where(found, slot, 0).astype(numpy.int64)
+        active = numpy.flatnonzero(filled & ~found)
+        pos = (pos[active] + 1) & int(self._mask)
         while len(active):
             slot = self._slots[pos]
             filled = slot != _EMPTY
