@@ -12,7 +12,7 @@ scored at a window edge (except at the ends of the unit, where there is no
 context anyway).
 """
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -521,6 +521,16 @@ class BatchFeatures:
     lengths: numpy.ndarray
     lexicon: Optional[numpy.ndarray] = None
     vectors: Optional[numpy.ndarray] = None
+    _padded: Dict[str, numpy.ndarray] = field(default_factory=dict, repr=False, compare=False)
+
+    def padded(self, name: str, fill: float = 0) -> numpy.ndarray:
+        """The array `name` with one more row of `fill` at the end (made once):
+        padding positions gather it, so padded batches need no masking pass."""
+        if name not in self._padded:
+            values = getattr(self, name)
+            extra = numpy.full((1,) + values.shape[1:], fill, dtype=values.dtype)
+            self._padded[name] = numpy.concatenate([values, extra])
+        return self._padded[name]
 
     def docs(self) -> List[DocFeatures]:
         """One `DocFeatures` per doc (views)."""
@@ -666,20 +676,21 @@ def featurize(windows: Windows, feats: BatchFeatures, use_bigrams: bool
     lengths = windows.length
     length = int(lengths.max())
     mask = numpy.arange(length)[None, :] < lengths[:, None]
-    pos = numpy.where(mask, windows.start[:, None] + numpy.arange(length)[None, :], 0)
-    chars = feats.chars[pos] * mask[..., None]
+    # padding positions read the extra row of `BatchFeatures.padded` (zeros; -1 for vectors)
+    pos = numpy.where(mask, windows.start[:, None] + numpy.arange(length)[None, :], len(feats.chars))
+    chars = numpy.take(feats.padded("chars"), pos, axis=0)
     if use_bigrams:
         bigrams = numpy.zeros((len(lengths), length + 1, feats.chars.shape[1]), dtype=numpy.int64)
-        bigrams[:, :length] = feats.left[pos] * mask[..., None]
+        bigrams[:, :length] = numpy.take(feats.padded("left"), pos, axis=0)
         bigrams[numpy.arange(len(lengths)), lengths] = feats.right[windows.end - 1]
     else:
         bigrams = numpy.zeros((0,), dtype=numpy.int64)
     if feats.lexicon is not None:
-        lexicon = feats.lexicon[pos] * mask[..., None]
+        lexicon = numpy.take(feats.padded("lexicon"), pos, axis=0)
     else:
         lexicon = numpy.zeros((0,), dtype=numpy.float32)
     if feats.vectors is not None:
-        vectors = numpy.where(mask, feats.vectors[pos], -1)
+        vectors = numpy.take(feats.padded("vectors", -1), pos, axis=0)
     else:
         vectors = numpy.zeros((0,), dtype=numpy.int64)
     return chars, bigrams, mask, lexicon, vectors
