@@ -452,7 +452,7 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
     label_scores = numpy.stack([-numpy.logaddexp(0.0, logits), -numpy.logaddexp(0.0, -logits)], axis=1)  # (n, 2)
     if real_gaps is not None:
         label_scores *= real_gaps[:, None]
-    emit[:n] += label_scores[:, _TAG_AFTER]
+    emit[:n] += numpy.take(label_scores, _TAG_AFTER, axis=1)
     if weight > 0.0 and n > 1:
         trans = weight * numpy.asarray(log_trans, dtype=numpy.float64)[_TAG_BEFORE, _TAG_AFTER][None, :]
         if breaks is None:
@@ -462,7 +462,8 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
             inside = ~breaks[: n - 1] & ~breaks[2:]  # tokens 1..n-1 whose two gaps lie in one line
             emit[1:n] += trans * inside[:, None]
     if pairs is not None:
-        emit += numpy.asarray(pairs, dtype=numpy.float64)[:, _TAG_BEFORE, _TAG_AFTER]
+        pairs = numpy.asarray(pairs, dtype=numpy.float64)
+        emit += numpy.take(pairs.reshape(len(pairs), 4), _TAG_BEFORE * 2 + _TAG_AFTER, axis=1)
     return emit
 
 

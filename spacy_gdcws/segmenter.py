@@ -51,6 +51,7 @@ from .augment import PseudoWords
 from .doc_arrays import BatchArrays, DocMaker, batch_words, docs_batch_arrays, token_arrays, words_and_spaces
 from .features import HoldoutFolds, WordCounts, source_text
 from .io import replace_dir, verify_checksums, write_checksums
+from .ragged import interleaved
 from .units import inner_gaps
 from .user_dict import UserDictionary, read_user_dict
 from .tagging import aux_gap_scores, crf_boundaries, crf_loss
@@ -434,12 +435,17 @@ class GDSegmenter(TrainablePipe):
                 bounds[s : s + n - 1] = doc_bounds
             return bounds
         self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
+        real = laid.real_gaps
         # the scores' own dtype: the threshold is subtracted in it, as always
-        logits = numpy.zeros(n_gaps, dtype=numpy.asarray(scores[index[0]]).dtype)
-        for i, s, n in zip(index, starts.tolist(), lengths.tolist()):
-            logits[s : s + n - 1] = numpy.asarray(scores[i])[:, 0]
+        dtype = numpy.asarray(scores[index[0]]).dtype
+        if bool(laid.lengths.all()):  # no empty doc: each doc's gaps, then the separator's two
+            logits = numpy.concatenate(interleaved([numpy.asarray(s)[:, 0] for s in scores], numpy.zeros(2, dtype=dtype)))
+        else:
+            logits = numpy.zeros(n_gaps, dtype=dtype)
+            for i, s, n in zip(index, starts.tolist(), lengths.tolist()):
+                logits[s : s + n - 1] = numpy.asarray(scores[i])[:, 0]
         logits -= self._threshold_logit
-        logits[~laid.real_gaps] = 0.0
+        logits[~real] = 0.0
         if bias is not None:
             logits = logits + bias
         if self.bigram_prior_weight > 0.0:
@@ -449,7 +455,7 @@ class GDSegmenter(TrainablePipe):
             bounds = self._chain_boundaries(laid, logits, constraint, starts, lengths)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        bounds &= laid.real_gaps
+        bounds &= real
         return bounds
 
     def _chain_boundaries(self, batch: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
@@ -464,7 +470,7 @@ class GDSegmenter(TrainablePipe):
         if self.tag_prior_weight > 0.0:
             index_map, table = self._prior("tags", tag_pmi)
             tag_index = self._prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
-            pairs = self.tag_prior_weight * table[tag_index.rows_of(flat.codes)]
+            pairs = self.tag_prior_weight * numpy.take(table, tag_index.rows_of(flat.codes), axis=0)
         emissions = tag_chain_emissions(logits, log_trans, self.transition_weight, pairs, flat.breaks,
                                         real_gaps=batch.real_gaps)
         return padded_viterbi(emissions, constraint, lengths, starts)  # the docs with gaps
