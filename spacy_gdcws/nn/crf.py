@@ -153,18 +153,20 @@ def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.nda
     # a gap's constraint removes the steps across it: boundary -> none into M or E,
     # no boundary -> none into B or S
     dtype = steps.dtype
-    scores = numpy.where(_DEAD[before + 1], dtype.type(NEG), steps[token])
+    scores = numpy.where(_DEAD[before + 1], dtype.type(NEG), numpy.take(steps, token, axis=0))
     delta = numpy.full((len(ranked), N_TAGS), NEG, dtype=dtype)
     delta[:, 0] = scores[: len(ranked), 1]  # the virtual S before the first token
     delta[:, 3] = scores[: len(ranked), 7]
     take_second = numpy.empty((len(token), N_TAGS), dtype=bool)
+    cand = numpy.empty((len(ranked), 8), dtype=dtype)
+    pairs = cand.reshape(len(ranked), N_TAGS, 2)
+    running_at, level_at = running.tolist(), level.tolist()  # Python ints: cheaper slicing
     for step in range(1, length):
-        k = int(running[step])
-        block = slice(int(level[step]), int(level[step + 1]))
-        cand = (scores[block] + delta[:k, STEP_PREV]).reshape(k, N_TAGS, 2)
-        first, second = cand[:, :, 0], cand[:, :, 1]
-        numpy.greater(second, first, out=take_second[block])
-        numpy.maximum(first, second, out=delta[:k])
+        k, a, b = running_at[step], level_at[step], level_at[step + 1]
+        numpy.take(delta[:k], STEP_PREV, axis=1, out=cand[:k])
+        cand[:k] += scores[a:b]
+        numpy.greater(pairs[:k, :, 1], pairs[:k, :, 0], out=take_second[a:b])
+        numpy.maximum(pairs[:k, :, 0], pairs[:k, :, 1], out=delta[:k])
     end = numpy.where(numpy.asarray(AFTER) == 1, 0.0, NEG).astype(dtype)
     tag = (delta + end).argmax(axis=1)
     # each packed token's best previous tag for each of its tags, flat (packed row * 4 + tag);
@@ -172,11 +174,13 @@ def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.nda
     best_prev = (take_second + STEP_PREV[0::2]).ravel()
     tags = numpy.empty(len(token), dtype=numpy.int64)  # per packed token
     tags[level[ranked - 1] + numpy.arange(len(ranked))] = tag  # each row's last token
-    row4 = numpy.arange(len(ranked), dtype=numpy.int64) * N_TAGS
+    base = numpy.arange(len(token), dtype=numpy.int64) * N_TAGS  # each packed row's first of best_prev
+    at = numpy.empty(len(ranked), dtype=numpy.int64)
     for step in range(length - 1, 0, -1):
-        k = int(running[step])
-        tag[:k] = best_prev[row4[:k] + (int(level[step]) * N_TAGS) + tag[:k]]
-        tags[int(level[step - 1]) : int(level[step - 1]) + k] = tag[:k]
+        k, a, before_at = running_at[step], level_at[step], level_at[step - 1]
+        numpy.add(base[a : a + k], tag[:k], out=at[:k])
+        numpy.take(best_prev, at[:k], out=tag[:k])
+        tags[before_at : before_at + k] = tag[:k]
     after = numpy.zeros(n_flat, dtype=bool)
     after[token] = numpy.asarray(AFTER, dtype=bool)[tags]
     after[starts + lengths - 1] = False  # a doc's last token has no gap of the doc after it
