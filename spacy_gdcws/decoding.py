@@ -221,7 +221,7 @@ class PairCounts:
     have. Saved with the segmenter (`to_bytes`): sorted uint64 keys and uint32 counts.
     """
 
-    __slots__ = ("keys", "ends", "seen", "rate", "_index")
+    __slots__ = ("keys", "ends", "seen", "rate", "_index", "_ends_f", "_seen_f")
 
     def __init__(self, keys: Sequence[numpy.ndarray], ends: Sequence[numpy.ndarray], seen: Sequence[numpy.ndarray]) -> None:
         # per level (pair, window before, window after): sorted keys, boundaries, occurrences
@@ -232,6 +232,9 @@ class PairCounts:
         total = int(self.seen[0].sum())
         self.rate = int(self.ends[0].sum()) / total if total else 0.0
         self._index = [KeyIndex(k) for k in self.keys]
+        # per level: boundaries and occurrences as float64, one 0 at the end for keys not found
+        self._ends_f = [numpy.append(e.astype(numpy.float64), 0.0) for e in self.ends]
+        self._seen_f = [numpy.append(n.astype(numpy.float64), 0.0) for n in self.seen]
 
     def __len__(self) -> int:
         """The number of pairs."""
@@ -242,7 +245,8 @@ class PairCounts:
             zeros = numpy.zeros(len(keys))
             return numpy.zeros(len(keys), dtype=bool), zeros, zeros
         found, idx = self._index[level].find(keys)
-        return found, numpy.where(found, self.ends[level][idx], 0.0), numpy.where(found, self.seen[level][idx], 0.0)
+        row = numpy.where(found, idx, len(self.keys[level]))
+        return found, numpy.take(self._ends_f[level], row), numpy.take(self._seen_f[level], row)
 
     def log_odds(self, tokens: Sequence[str], smoothing: float = BIGRAM_SMOOTHING) -> numpy.ndarray:
         """float64 (len(tokens) - 1,): each gap's prior (see the class docstring);
