@@ -61,13 +61,10 @@ def char_classes(tokens: Sequence[str]) -> numpy.ndarray:
 
 def hash_rows(keys: numpy.ndarray, n_rows: int, n_seeds: int) -> numpy.ndarray:
     """Map uint64 keys to `n_seeds` table rows each: shape keys.shape + (n_seeds,)."""
-    out = numpy.empty(keys.shape + (n_seeds,), dtype=numpy.int64)
+    salts = _SEED_STEP * numpy.arange(1, n_seeds + 1, dtype=numpy.uint64)
     with numpy.errstate(over="ignore"):
-        for seed in range(n_seeds):
-            out[..., seed] = (mix64(keys + _SEED_STEP * numpy.uint64(seed + 1)) % numpy.uint64(n_rows)).astype(
-                numpy.int64
-            )
-    return out
+        salted = numpy.asarray(keys, dtype=numpy.uint64)[..., None] + salts  # every seed at once
+        return (mix64(salted) % numpy.uint64(n_rows)).astype(numpy.int64)
 
 
 def bigram_key(left: numpy.ndarray, right: numpy.ndarray) -> numpy.ndarray:
@@ -754,7 +751,7 @@ class LexiconIndex:
     counts and keeps `lexicon_features`.
     """
 
-    __slots__ = ("max_len", "_keys", "_prefixes")
+    __slots__ = ("max_len", "_tables")
 
     def __init__(self, words: Iterable[str], max_len: int) -> None:
         self.max_len = max_len
@@ -763,13 +760,18 @@ class LexiconIndex:
             if 2 <= len(word) <= max_len:
                 by_length.setdefault(len(word), []).append([ord(c) for c in word])
         rows = {size: numpy.asarray(r, dtype=numpy.int64) for size, r in by_length.items()}
-        self._keys = {size: KeyIndex(numpy.unique(code_keys(r))) for size, r in rows.items()}
-        # the keys of every proper prefix of 2 characters or more: a window whose first
-        # `size` characters begin no longer word is not extended (`features`)
-        self._prefixes = {
-            size: KeyIndex(numpy.unique(numpy.concatenate([code_keys(r[:, :size]) for n, r in rows.items() if n > size])))
-            for size in range(2, max_len) if any(n > size for n in rows)
-        }
+        empty = numpy.zeros(0, dtype=numpy.uint64)
+        # per window size: one table of the keys of the words of that size and of every
+        # proper prefix (of that size) of a longer word, and which of the two each key is:
+        # a window that begins no longer word is not extended (`features`)
+        self._tables: Dict[int, Tuple[KeyIndex, numpy.ndarray, numpy.ndarray]] = {}
+        for size in range(2, max_len + 1):
+            whole = numpy.unique(code_keys(rows[size])) if size in rows else empty
+            longer = [code_keys(r[:, :size]) for n, r in rows.items() if n > size]
+            prefixes = numpy.unique(numpy.concatenate(longer)) if longer else empty
+            keys = numpy.union1d(whole, prefixes)
+            if len(keys):
+                self._tables[size] = (KeyIndex(keys), numpy.isin(keys, whole), numpy.isin(keys, prefixes))
 
     def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
         """`features` of several docs in one pass, concatenated (the docs are
@@ -800,14 +802,15 @@ class LexiconIndex:
             starts, key = starts[room], key[room]
             with numpy.errstate(over="ignore"):
                 key = mix64(key * _NGRAM_MUL + values[starts + size - 1])
-            if size in self._keys:
-                hit = starts[self._keys[size].find(key)[0]]
-                out[hit, size - 2] = 1.0
-                out[hit + size - 1, width + size - 2] = 1.0
-            prefix = self._prefixes.get(size)
-            if prefix is None:
+            table = self._tables.get(size)
+            if table is None:  # no word of this size or longer
                 break
-            more = prefix.find(key)[0]
+            index, is_word, is_prefix = table
+            found, idx = index.find(key)
+            hit = starts[found & is_word[idx]]
+            out[hit, size - 2] = 1.0
+            out[hit + size - 1, width + size - 2] = 1.0
+            more = found & is_prefix[idx]
             starts, key = starts[more], key[more]
             if not len(starts):
                 break
