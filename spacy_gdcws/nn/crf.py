@@ -163,7 +163,7 @@ def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.nda
     running_at, level_at = running.tolist(), level.tolist()  # Python ints: cheaper slicing
     for step in range(1, length):
         k, a, b = running_at[step], level_at[step], level_at[step + 1]
-        numpy.take(delta[:k], STEP_PREV, axis=1, out=cand[:k])
+        delta[:k].take(STEP_PREV, axis=1, out=cand[:k])  # the method: no Python wrapper a step
         cand[:k] += scores[a:b]
         numpy.greater(pairs[:k, :, 1], pairs[:k, :, 0], out=take_second[a:b])
         numpy.maximum(pairs[:k, :, 0], pairs[:k, :, 1], out=delta[:k])
@@ -179,7 +179,7 @@ def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.nda
     for step in range(length - 1, 0, -1):
         k, a, before_at = running_at[step], level_at[step], level_at[step - 1]
         numpy.add(base[a : a + k], tag[:k], out=at[:k])
-        numpy.take(best_prev, at[:k], out=tag[:k])
+        best_prev.take(at[:k], out=tag[:k])
         tags[before_at : before_at + k] = tag[:k]
     after = numpy.zeros(n_flat, dtype=bool)
     after[token] = numpy.asarray(AFTER, dtype=bool)[tags]
