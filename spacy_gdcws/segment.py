@@ -7,7 +7,6 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from .doc_arrays import token_arrays, words_and_spaces
 from .errors import Errors
 from .readers.base import iter_lines, read_lines
 from .segmenter import GDSegmenter
@@ -69,12 +68,7 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
     segmenter = nlp.get_pipe(find_segmenter(nlp, component))
     for batch in minibatch(texts, size=batch_size):
         docs = [nlp.make_doc(text) for text in batch]
-        for doc, bounds in zip(docs, segmenter.decode(docs, segmenter.predict(docs))):
-            if bounds is None:
-                yield doc_words(doc)
-            else:
-                words, _ = words_and_spaces(doc, token_arrays(doc), bounds)
-                yield [word for word in words if not word.isspace()]
+        yield from segmenter.segmented_words(docs, segmenter.predict(docs))
 
 
 def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:

@@ -384,13 +384,26 @@ class GDSegmenter(TrainablePipe):
         docs = list(docs)
         if not docs:
             return []
-        laid = docs_batch_arrays(docs)
-        words, spaces, first, end = batch_words(laid, self._flat_boundaries(docs, scores, laid))
+        words, spaces, first, end = self._batch_words(docs, scores)
         make_doc = self._doc_maker(docs[0].vocab)
         out = []
         for doc, a, b in zip(docs, first.tolist(), end.tolist()):
             out.append(doc if b - a == len(doc) else new_words_doc(doc, words[a:b], spaces[a:b], make_doc))
         return out
+
+    def segmented_words(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[List[str]]:
+        """The words of each doc, whitespace left out, cut from the batch's
+        text at once (no `Doc` built): what `segmented_docs` gives as strings."""
+        docs = list(docs)
+        if not docs:
+            return []
+        words, _, first, end = self._batch_words(docs, scores)
+        return [[w for w in words[a:b] if not w.isspace()] for a, b in zip(first.tolist(), end.tolist())]
+
+    def _batch_words(self, docs: List[Doc], scores: Sequence[Floats2d]):
+        """`doc_arrays.batch_words` of the decoded batch (at least one doc)."""
+        laid = docs_batch_arrays(docs)
+        return batch_words(laid, self._flat_boundaries(docs, scores, laid))
 
     def _doc_maker(self, vocab: Any) -> DocMaker:
         """The `DocMaker` (word ids kept) of the docs' vocab."""
