@@ -716,8 +716,6 @@ def char_classes_from_codes(first: numpy.ndarray, is_space: numpy.ndarray) -> nu
 
 
 _NGRAM_MUL = numpy.uint64(0x100000001B3)
-# beyond Unicode and `doc_arrays.MULTI_CHAR_CODE`: between docs of a batch
-SEPARATOR_CODE = 0x110001
 
 
 def code_keys(windows: numpy.ndarray) -> numpy.ndarray:
@@ -772,17 +770,6 @@ class LexiconIndex:
             keys = numpy.union1d(whole, prefixes)
             if len(keys):
                 self._tables[size] = (KeyIndex(keys), numpy.isin(keys, whole), numpy.isin(keys, prefixes))
-
-    def batch_features(self, doc_codes: Sequence[numpy.ndarray]) -> numpy.ndarray:
-        """`features` of several docs in one pass, concatenated (the docs are
-        joined with a separator that matches no word, then it is dropped)."""
-        if not doc_codes:
-            return numpy.zeros((0, 2 * (self.max_len - 1)), dtype=numpy.float32)
-        sep = numpy.full(1, SEPARATOR_CODE, dtype=numpy.int64)
-        joined = self.features(numpy.concatenate([piece for codes in doc_codes for piece in (codes, sep)]))
-        keep = numpy.ones(len(joined), dtype=bool)
-        keep[numpy.cumsum([len(codes) + 1 for codes in doc_codes]) - 1] = False
-        return joined[keep]
 
     def features(self, codes: numpy.ndarray) -> numpy.ndarray:
         """float32 (n, 2 * (max_len - 1)) as `lexicon_features` gives them.
