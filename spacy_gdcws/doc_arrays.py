@@ -302,7 +302,8 @@ def docs_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
     (`text_batch_arrays`); any other doc is read token by token (`token_arrays`).
     """
     refs, cached = _LAST_BATCH
-    if cached is not None and len(refs) == len(docs) and all(r() is d for r, d in zip(refs, docs)):
+    if (cached is not None and len(refs) == len(docs) and all(r() is d for r, d in zip(refs, docs))
+            and all(len(d) == n for d, n in zip(docs, cached.lengths.tolist()))):  # not retokenized since
         return cached
     texts: List[Optional[str]] = [_TEXTS.get(doc) for doc in docs]
     batch = None

@@ -176,3 +176,15 @@ def test_docs_batch_arrays_read_the_tokens_of_other_docs():
     assert laid.arrays.length.tolist() == [1, 1, 1, 2, 1, 1, 1, 1, 1, 1]
     with pytest.raises(ValueError, match="E014"):
         check_char_tokens([nlp.make_doc("你好"), merged])
+
+
+def test_a_batch_merged_in_place_is_read_again():
+    """The arrays kept for the last batch are not reused once its docs were
+    merged into words in place: predicting on them again reports the words (E014)."""
+    nlp = spacy.load(ROOT / "tests" / "fixtures" / "legacy_gd_v2")
+    seg = nlp.get_pipe("gdcws_segmenter")
+    docs = [nlp.make_doc(t) for t in ["我爱北京天安门。", "今天天气很好"]]
+    seg.set_annotations(docs, seg.predict(docs))
+    assert any(len(t) > 1 for d in docs for t in d)
+    with pytest.raises(ValueError, match="E014"):
+        seg.predict(docs)
