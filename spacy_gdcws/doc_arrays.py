@@ -1,9 +1,11 @@
-"""A character doc's tokens as arrays, read in one pass (no Python loop per character).
+"""Character docs' tokens as arrays, read in one pass (no Python loop per character).
 
 Everything the data path needs of a doc (ORTH ids, offsets, whitespace,
-line breaks, the first code point of each token) comes from `Doc.to_array`
-and the doc's text, so featurization and decoding never create `Token`
-objects on the hot path.
+line breaks, the first code point of each token) comes from the texts our
+tokenizer remembers, a whole batch at once (`text_batch_arrays`), or else
+from `Doc.to_array` and the doc's text; featurization and decoding never
+create `Token` objects on the hot path. Words go back into docs built from
+ORTH ids (`batch_words`, `DocMaker`).
 """
 import weakref
 from dataclasses import dataclass
