@@ -408,8 +408,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
     laid = docs_batch_arrays(docs)
     tokens = laid.arrays
-    real = numpy.ones(len(tokens), dtype=bool)
-    real[(laid.starts + laid.lengths)[:-1]] = False
+    real = ~laid.separators
     max_len = model.attrs["lexicon_max_len"]
     folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
     classes = None if vocab is None else char_classes_from_codes(tokens.first, tokens.is_space)

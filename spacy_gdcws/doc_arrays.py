@@ -9,6 +9,7 @@ ORTH ids (`batch_words`, `DocMaker`).
 """
 import weakref
 from dataclasses import dataclass
+from functools import cached_property
 from typing import List, Optional, Sequence
 
 import numpy
@@ -115,16 +116,6 @@ def doc_text(doc: Doc, orth: numpy.ndarray, trailing: numpy.ndarray) -> str:
     return "".join(pieces)
 
 
-def words_and_spaces(doc: Doc, arrays: TokenArrays, boundaries: numpy.ndarray):
-    """The words (and whether a space follows each) of a character doc cut at `boundaries`.
-
-    boundaries (numpy.ndarray): Bool (n - 1,), True = a word ends at gap j.
-    RETURNS (Tuple[List[str], List[bool]]): for `Doc(vocab, words=..., spaces=...)`.
-    """
-    words, spaces, _, _ = batch_words(batch_arrays([arrays]), boundaries)
-    return words, spaces
-
-
 # what stands between two docs laid end to end: a line break (a whitespace token
 # that is a break, so every gap next to it is forced and the priors see a line edge)
 _SEPARATOR = "\n"
@@ -147,14 +138,14 @@ class BatchArrays:
     lengths: numpy.ndarray
     starts: numpy.ndarray
 
-    @property
+    @cached_property
     def separators(self) -> numpy.ndarray:
         """Bool (N,): the flat tokens that stand between docs."""
         out = numpy.zeros(len(self.arrays), dtype=bool)
         out[(self.starts + self.lengths)[:-1]] = True
         return out
 
-    @property
+    @cached_property
     def real_gaps(self) -> numpy.ndarray:
         """Bool (N - 1,): the flat gaps that are a doc's (not next to a separator)."""
         separators = self.separators

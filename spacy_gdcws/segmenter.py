@@ -48,10 +48,9 @@ from .decoding import (
 )
 
 from .augment import PseudoWords
-from .doc_arrays import BatchArrays, DocMaker, batch_words, docs_batch_arrays, token_arrays, words_and_spaces
+from .doc_arrays import BatchArrays, DocMaker, batch_words, docs_batch_arrays, token_arrays
 from .features import HoldoutFolds, WordCounts, source_text
 from .io import replace_dir, verify_checksums, write_checksums
-from .ragged import interleaved
 from .units import inner_gaps
 from .user_dict import UserDictionary, read_user_dict
 from .tagging import aux_gap_scores, crf_boundaries, crf_loss
@@ -450,13 +449,9 @@ class GDSegmenter(TrainablePipe):
         self.check_decoding_counts(self.transition_weight, self.tag_prior_weight, self.bigram_prior_weight)
         real = laid.real_gaps
         # the scores' own dtype: the threshold is subtracted in it, as always
-        dtype = numpy.asarray(scores[index[0]]).dtype
-        if bool(laid.lengths.all()):  # no empty doc: each doc's gaps, then the separator's two
-            logits = numpy.concatenate(interleaved([numpy.asarray(s)[:, 0] for s in scores], numpy.zeros(2, dtype=dtype)))
-        else:
-            logits = numpy.zeros(n_gaps, dtype=dtype)
-            for i, s, n in zip(index, starts.tolist(), lengths.tolist()):
-                logits[s : s + n - 1] = numpy.asarray(scores[i])[:, 0]
+        logits = numpy.zeros(n_gaps, dtype=numpy.asarray(scores[index[0]]).dtype)
+        for i, s, n in zip(index, starts.tolist(), lengths.tolist()):
+            logits[s : s + n - 1] = numpy.asarray(scores[i])[:, 0]
         logits -= self._threshold_logit
         logits[~real] = 0.0
         if bias is not None:
@@ -916,22 +911,11 @@ def forced_boundaries(doc: Doc) -> numpy.ndarray:
     return token_arrays(doc).forced
 
 
-def words_doc(doc: Doc, boundaries: Optional[numpy.ndarray]) -> Doc:
-    """A new doc of the words of a character doc cut at `boundaries` (None
-    or no boundary-free gap: the doc itself). The text is the input's
-    exactly; `user_data`, `cats` and span groups (by character offsets,
-    expanded to whole words) are carried over."""
-    if boundaries is None or bool(numpy.all(boundaries)):
-        return doc
-    words, spaces = words_and_spaces(doc, token_arrays(doc), boundaries)
-    return new_words_doc(doc, words, spaces)
-
-
-def new_words_doc(doc: Doc, words: List[str], spaces: List[bool], make_doc: Optional[DocMaker] = None) -> Doc:
-    """A new doc of `words` (which cover `doc`'s text exactly) that carries
-    over `doc`'s `user_data`, `cats` and span groups (by character offsets,
-    expanded to whole words). `make_doc`: a `DocMaker` of the doc's vocab."""
-    make_doc = make_doc or DocMaker(doc.vocab)
+def new_words_doc(doc: Doc, words: List[str], spaces: List[bool], make_doc: DocMaker) -> Doc:
+    """A new doc of `words` (which cover `doc`'s text exactly, as `batch_words`
+    cuts them) that carries over `doc`'s `user_data`, `cats` and span groups
+    (by character offsets, expanded to whole words). `make_doc`: a `DocMaker`
+    of the doc's vocab."""
     new = make_doc(words, spaces, user_data=doc.user_data)
     new.cats = doc.cats
     for key, group in doc.spans.items():

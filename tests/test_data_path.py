@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 from spacy_gdcws.doc_arrays import token_arrays
 from spacy_gdcws.features import LexiconIndex, char_classes, char_classes_from_codes, lexicon_features
 from spacy_gdcws.readers import read_conll
-from spacy_gdcws.segmenter import merge_words, words_doc
+from spacy_gdcws.segmenter import merge_words, new_words_doc
 
 ROOT = Path(__file__).resolve().parent.parent
 SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
@@ -70,19 +70,26 @@ def test_token_arrays_equal_the_token_attributes(texts):
             assert a.forced.tolist() == (space[:-1] | space[1:] | trailing[:-1]).tolist()
 
 
-def test_words_doc_equals_merging_in_place(texts):
+def test_batch_words_equal_merging_in_place(texts):
+    """The word docs cut from a whole batch (`batch_words`, `new_words_doc`)
+    are what merging each character doc in place gives."""
+    from spacy_gdcws.doc_arrays import DocMaker, batch_words, docs_batch_arrays
+
     nlp = blank()
     rng = numpy.random.default_rng(0)
-    for text in texts[:200] + ODD:
-        merged = nlp.make_doc(text)
-        if len(merged) < 2:
+    docs = [nlp.make_doc(text) for text in texts[:200] + ODD]
+    laid = docs_batch_arrays(docs)
+    bounds = (rng.random(len(laid.arrays) - 1) < 0.5) | laid.arrays.forced
+    words, spaces, first, end = batch_words(laid, bounds)
+    make_doc = DocMaker(nlp.vocab)
+    for doc, start, n, a, b in zip(docs, laid.starts.tolist(), laid.lengths.tolist(), first.tolist(), end.tolist()):
+        if n < 2:
             continue
-        a = token_arrays(merged)
-        bounds = (rng.random(len(merged) - 1) < 0.5) | a.forced
-        built = words_doc(nlp.make_doc(text), bounds)
-        merge_words(merged, bounds)
+        built = new_words_doc(doc, words[a:b], spaces[a:b], make_doc)
+        merged = nlp.make_doc(doc.text)
+        merge_words(merged, bounds[start : start + n - 1])
         assert [(t.text, t.whitespace_) for t in built] == [(t.text, t.whitespace_) for t in merged]
-        assert built.text == text
+        assert built.text == doc.text
 
 
 def test_pipe_returns_new_docs_with_user_data_cats_and_spans():
