@@ -104,7 +104,7 @@ def test_relative_position_bias_shifts_attention_by_offset():
     """A learned bias for offset +1 multiplies each query's weight on its right
     neighbour by exp(bias), relative to the other keys; the window still holds."""
     from spacy_gdcws.nn.attention import attention_mask
-    from spacy_gdcws.nn.san import band_mask, relative_offsets
+    from spacy_gdcws.nn.san import RelativePositions, band_mask, relative_offsets
 
     torch.manual_seed(0)
     enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0,
@@ -114,10 +114,11 @@ def test_relative_position_bias_shifts_attention_by_offset():
     offsets = relative_offsets(9, 2)
     assert offsets[4].tolist() == [0, 0, 0, 1, 2, 3, 4, 4, 4]
     attn = enc.layers[0].attn
-    plain = attn.attention_weights(x, allowed, enc.relative_bias[0][:, offsets])  # zero bias at the start
+    plain = attn.attention_weights(x, allowed, enc.positions(0, offsets))  # zero bias at the start
+    assert torch.allclose(plain, attn.attention_weights(x, allowed, None))
     with torch.no_grad():
         enc.relative_bias[0, 1, 3] = 1.5  # head 1, offset +1
-    biased = attn.attention_weights(x, allowed, enc.relative_bias[0][:, offsets])
+    biased = attn.attention_weights(x, allowed, RelativePositions(offsets, bias=enc.relative_bias[0][:, offsets]))
     assert torch.allclose(biased[0, 0], plain[0, 0])  # head 0 untouched
     ratio = (biased[0, 1, 3, 4] / biased[0, 1, 3, 2]) / (plain[0, 1, 3, 4] / plain[0, 1, 3, 2])
     assert abs(ratio.item() - math.exp(1.5)) < 1e-4
@@ -195,3 +196,49 @@ def test_the_documented_example_encoder_plugs_in(ud_sentences, tmp_path):
     assert losses[-1] < 0.9 * losses[0]
     nlp.to_disk(tmp_path / "nlp")
     assert words(spacy.load(tmp_path / "nlp")) == words(nlp)
+
+
+def test_relative_embeddings_equal_shaw_attention_by_brute_force():
+    """Shaw et al.'s relative attention, one query and key at a time:
+    `w_ij = softmax_j((q_i . (k_j + a^K_{j-i})) / sqrt(d) + b_{j-i})` over the window,
+    `out_i = sum_j w_ij (v_j + a^V_{j-i})`, then the output projection."""
+    torch.manual_seed(0)
+    radius, length, n_heads, width = 2, 7, 2, 8
+    enc = LocalSelfAttentionEncoder(width=width, depth=1, n_heads=n_heads, d_ff=0, radius=radius, dropout=0.0,
+                                    relative_positions=True, relative_embeddings=True).eval()
+    with torch.no_grad():
+        enc.relative_bias.normal_()
+        enc.relative_keys.normal_()
+        enc.relative_values.normal_()
+    x = torch.randn(1, length, width)
+    mask = torch.ones(1, length, dtype=torch.bool)
+    mask[0, 6] = False  # one padded key
+    from spacy_gdcws.nn.attention import attention_mask
+    from spacy_gdcws.nn.san import band_mask, relative_offsets
+
+    attn = enc.layers[0].attn
+    allowed = attention_mask(mask, band_mask(length, radius))
+    got = attn(x, allowed, enc.positions(0, relative_offsets(length, radius)))
+    q, k, v = attn._project(x)  # (1, H, T, d_head)
+    d_head = width // n_heads
+    ctx = torch.zeros(1, n_heads, length, d_head)
+    for h in range(n_heads):
+        for i in range(length):
+            keys = [j for j in range(length) if abs(j - i) <= radius and (mask[0, j] or j == i)]
+            logits = torch.stack([
+                q[0, h, i] @ (k[0, h, j] + enc.relative_keys[0, j - i + radius]) / math.sqrt(d_head)
+                + enc.relative_bias[0, h, j - i + radius] for j in keys])
+            weights = torch.softmax(logits, dim=0)
+            ctx[0, h, i] = sum(w * (v[0, h, j] + enc.relative_values[0, j - i + radius])
+                               for w, j in zip(weights, keys))
+    expected = attn.out(ctx.transpose(1, 2).reshape(1, length, width))
+    assert torch.allclose(got, expected, atol=1e-5)
+    # zero vectors (the start of training) give plain local attention with the bias
+    with torch.no_grad():
+        enc.relative_keys.zero_()
+        enc.relative_values.zero_()
+    offsets = relative_offsets(length, radius)
+    from spacy_gdcws.nn.san import RelativePositions
+
+    plain = attn(x, allowed, RelativePositions(offsets, bias=enc.relative_bias[0][:, offsets]))
+    assert torch.allclose(attn(x, allowed, enc.positions(0, offsets)), plain, atol=1e-6)

@@ -49,14 +49,18 @@ def build_gd_encoder(
 
 @registry.architectures("spacy_gdcws.LocalSelfAttention.v1")
 def build_local_self_attention(width: int = 100, depth: int = 2, n_heads: int = 2, d_ff: int = 200,
-                               radius: int = 5, dropout: float = 0.1, relative_positions: bool = False) -> Any:
+                               radius: int = 5, dropout: float = 0.1, relative_positions: bool = False,
+                               relative_embeddings: bool = False) -> Any:
     """Local self-attention (L-SAN): each character attends to `radius`
     characters on each side (pre-LayerNorm layers with an FFN). With
     `relative_positions`, each layer and head learns a bias per offset in the
-    window (default off: the models trained before it load unchanged)."""
+    window; with `relative_embeddings`, each layer learns a key and a value
+    vector per offset (Shaw et al. 2018). Both default off: the models trained
+    before them load unchanged."""
     from ..nn import LocalSelfAttentionEncoder
 
-    return LocalSelfAttentionEncoder(width, depth, n_heads, d_ff, radius, dropout, relative_positions)
+    return LocalSelfAttentionEncoder(width, depth, n_heads, d_ff, radius, dropout, relative_positions,
+                                     relative_embeddings)
 
 
 @registry.architectures("spacy_gdcws.IDCNN.v1")

@@ -1,5 +1,5 @@
 """Encoder layers and the three directional pipelines."""
-from typing import Optional
+from typing import Any, Optional
 
 import torch
 from torch import nn
@@ -17,14 +17,18 @@ class EncoderLayer(nn.Module):
     pre_norm (bool): LayerNorm before each sublayer instead of after (post, paper).
     attention_dropout (Optional[float]): Dropout on attention weights (None: `dropout`).
     gaussian_bias (bool): The Gaussian term is added as log G (else multiplied).
+    attention (Optional[nn.Module]): Another self-attention with the same
+        `(x, mask, positions)` call (the L-SAN's local attention); None: GD attention.
     """
 
     def __init__(self, width: int, n_heads: int, d_ff: int, dropout: float, pre_norm: bool = False,
-                 attention_dropout: Optional[float] = None, gaussian_bias: bool = False) -> None:
+                 attention_dropout: Optional[float] = None, gaussian_bias: bool = False,
+                 attention: Optional[nn.Module] = None) -> None:
         super().__init__()
         self.pre_norm = pre_norm
         attention_dropout = dropout if attention_dropout is None else attention_dropout
-        self.attn = GaussianDirectionalAttention(width, n_heads, attention_dropout, gaussian_bias)
+        self.attn = attention if attention is not None else GaussianDirectionalAttention(
+            width, n_heads, attention_dropout, gaussian_bias)
         self.norm1 = nn.LayerNorm(width)
         self.ffn: Optional[nn.Module] = None
         if d_ff > 0:
@@ -34,7 +38,8 @@ class EncoderLayer(nn.Module):
             self.norm2 = nn.LayerNorm(width)
         self.dropout = nn.Dropout(dropout)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, gauss: Any) -> torch.Tensor:
+        """gauss: what the attention adds to its logits (GD: the (T, T) Gaussian or None)."""
         x = self._sublayer(x, self.norm1, lambda h: self.attn(h, mask, gauss))
         if self.ffn is not None:
             x = self._sublayer(x, self.norm2, self.ffn)
