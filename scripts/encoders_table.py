@@ -22,12 +22,14 @@ METRICS = ROOT / "metrics"
 CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), ("idcnn", "ID-CNN-CRF"),
            ("bilstm", "BiLSTM-CRF"), ("fast", "ID-CNN-CRF, half width (`fast`)")]
 CORPORA = ["sxu", "ud", "zx"]
-# variants trained on SXU only (same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
-SXU_VARIANTS = [("san_abs", "L-SAN-CRF, absolute positions only (`relative_positions = false`)"),
-                ("san_rel_w128", "L-SAN-CRF, width 128 (2 heads of 64)"),
-                ("san_drop01", "L-SAN-CRF, encoder dropout 0.1"),
-                ("san_ff400", "L-SAN-CRF, feed-forward 400"),
-                ("san_lr004", "L-SAN-CRF, learning rate 0.004"),
+# variants trained on SXU (some also on UD and ZX; same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
+SXU_VARIANTS = [("san_rel", "L-SAN-CRF, offset bias only, sinusoidal positions (`san.cfg` of a33cc52)"),
+                ("san_nopos", "L-SAN-CRF, offset bias only, no sinusoidal positions"),
+                ("san_abs", "L-SAN-CRF, sinusoidal positions only, no offset bias"),
+                ("san_rel_w128", "L-SAN-CRF, offset bias, sinusoidal positions, width 128 (2 heads of 64)"),
+                ("san_drop01", "L-SAN-CRF, offset bias, sinusoidal positions, encoder dropout 0.1"),
+                ("san_ff400", "L-SAN-CRF, offset bias, sinusoidal positions, feed-forward 400"),
+                ("san_lr004", "L-SAN-CRF, offset bias, sinusoidal positions, learning rate 0.004"),
                 ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)")]
 
 
@@ -63,7 +65,10 @@ def table() -> str:
         cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{config}.json")) for t in ("zx", "ud")]
         lines.append(f"| {label} | " + " | ".join(cells + cross) + f" | {_curve('sxu', config)} |")
     for config, label in SXU_VARIANTS:
-        cells = [_fo(_load(METRICS / "encoders" / f"sxu.{config}.json")), "–", "–"]
+        # a variant's UD and ZX cells where it was also run there
+        cells = [_fo(_load(METRICS / "encoders" / f"sxu.{config}.json"))] + [
+            _fo(_load(path)) if path.exists() else "–"
+            for path in (METRICS / "encoders" / f"{c}.{config}.json" for c in ("ud", "zx"))]
         cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{config}.json")) for t in ("zx", "ud")]
         lines.append(f"| {label} | " + " | ".join(cells + cross) + f" | {_curve('sxu', config)} |")
     for method, label in (("pkuseg", "pkuseg, retrained on the same split"), ("jieba", "jieba, default dictionary")):
