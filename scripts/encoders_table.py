@@ -23,7 +23,8 @@ CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), 
            ("bilstm", "BiLSTM-CRF"), ("fast", "ID-CNN-CRF, half width (`fast`)")]
 CORPORA = ["sxu", "ud", "zx"]
 # variants trained on SXU (some also on UD and ZX; same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
-SXU_VARIANTS = [("san_rel", "L-SAN-CRF, offset bias only, sinusoidal positions (`san.cfg` of a33cc52)"),
+SXU_VARIANTS = [("default_nopos", "GD-Transformer, no sinusoidal positions (`positions = false`)"),
+                ("san_rel", "L-SAN-CRF, offset bias only, sinusoidal positions (`san.cfg` of a33cc52)"),
                 ("san_nopos", "L-SAN-CRF, offset bias only, no sinusoidal positions"),
                 ("san_abs", "L-SAN-CRF, sinusoidal positions only, no offset bias"),
                 ("san_rel_w128", "L-SAN-CRF, offset bias, sinusoidal positions, width 128 (2 heads of 64)"),
