@@ -95,7 +95,7 @@ class GaussianDirectionalAttention(nn.Module):
         weights = self._weights(q, k, mask, gauss)
         if self.training and self.dropout.p > 0:
             weights = self.dropout(weights)
-        ctx = (weights @ v).transpose(1, 2).reshape(batch, length, -1)
+        ctx = self._context(weights, v, gauss).transpose(1, 2).reshape(batch, length, -1)
         return self.out(ctx)
 
     def attention_weights(self, x: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
@@ -107,6 +107,11 @@ class GaussianDirectionalAttention(nn.Module):
         batch, length, _ = x.shape
         qkv = self.qkv(x).view(batch, length, 3, self.n_heads, self.d_head)
         return qkv.permute(2, 0, 3, 1, 4).unbind(0)
+
+    def _context(self, weights: torch.Tensor, v: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
+        """Each head's output (B, H, T, d_head) from its weights and values
+        (a subclass may add to it: `san.LocalAttention`)."""
+        return weights @ v
 
     def _weights(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
         # scale q (B*H*T*d_head values), not the logits (B*H*T*T); the T x T

@@ -58,30 +58,11 @@ class LocalAttention(GaussianDirectionalAttention):
     def __init__(self, width: int, n_heads: int, dropout: float) -> None:
         super().__init__(width, n_heads, dropout, gaussian_bias=True)
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, positions: Optional[RelativePositions]) -> torch.Tensor:
-        """x (B, T, d); mask: bool (B, 1, T, T). RETURNS (B, T, d)."""
-        batch, length, _ = x.shape
-        q, k, v = self._project(x)
-        weights = self._local_weights(q, k, mask, positions)
-        if self.training and self.dropout.p > 0:
-            weights = self.dropout(weights)
-        ctx = weights @ v
-        if positions is not None and positions.values is not None:
-            # each query's weights summed per offset (B, H, T, 2r + 1); keys outside the
-            # window have weight 0, so the clipped offsets add nothing
-            per_offset = weights.new_zeros(*weights.shape[:-1], positions.values.shape[0])
-            per_offset.scatter_add_(-1, positions.offsets.expand_as(weights), weights)
-            ctx = ctx + per_offset @ positions.values.to(ctx.dtype)
-        return self.out(ctx.transpose(1, 2).reshape(batch, length, -1))
+    # `forward` and `attention_weights` are the GD attention's, called with a
+    # `RelativePositions` (or None) where the GD attention takes its Gaussian
 
-    def attention_weights(self, x: torch.Tensor, mask: torch.Tensor,
-                          positions: Optional[RelativePositions]) -> torch.Tensor:
-        """Attention weights (B, H, T, T) after masks and softmax, before dropout."""
-        q, k, _ = self._project(x)
-        return self._local_weights(q, k, mask, positions)
-
-    def _local_weights(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor,
-                       positions: Optional[RelativePositions]) -> torch.Tensor:
+    def _weights(self, q: torch.Tensor, k: torch.Tensor, mask: torch.Tensor,
+                 positions: Optional[RelativePositions]) -> torch.Tensor:
         bias = None
         if positions is not None:
             bias = positions.bias
@@ -90,7 +71,18 @@ class LocalAttention(GaussianDirectionalAttention):
                 per_offset = (q * (1.0 / math.sqrt(self.d_head))) @ positions.keys.to(q.dtype).t()
                 spread = per_offset.gather(-1, positions.offsets.expand(*q.shape[:-1], -1))
                 bias = spread if bias is None else spread + bias
-        return self._weights(q, k, mask, bias)
+        return super()._weights(q, k, mask, bias)
+
+    def _context(self, weights: torch.Tensor, v: torch.Tensor,
+                 positions: Optional[RelativePositions]) -> torch.Tensor:
+        ctx = super()._context(weights, v, None)
+        if positions is not None and positions.values is not None:
+            # each query's weights summed per offset (B, H, T, 2r + 1); keys outside the
+            # window have weight 0, so the clipped offsets add nothing
+            per_offset = weights.new_zeros(*weights.shape[:-1], positions.values.shape[0])
+            per_offset.scatter_add_(-1, positions.offsets.expand_as(weights), weights)
+            ctx = ctx + per_offset @ positions.values.to(ctx.dtype)
+        return ctx
 
 
 class LocalSelfAttentionEncoder(nn.Module):
