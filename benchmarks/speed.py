@@ -201,6 +201,10 @@ def worker(args: argparse.Namespace) -> None:
         import torch
 
         torch.set_num_threads(args.threads)
+    if args.gpu_id >= 0:  # our pipelines' torch modules go to the GPU (spaCy's contenders stay on the CPU)
+        import spacy
+
+        spacy.require_gpu(args.gpu_id)
     texts = load_texts(args.input, args.sxu_test)
     chars = sum(len(t) for t in texts)
     run, prepare = make_contender(args.worker, args)
@@ -302,6 +306,7 @@ def main() -> None:
                              "between contenders); ratios are per round, then the median")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--threads", type=int, default=0, help="torch threads in each worker (0: torch's default)")
+    parser.add_argument("--gpu-id", type=int, default=-1, help="run our pipelines on this GPU (-1: CPU)")
     parser.add_argument("--linear-char", action="store_true",
                         help="our pipelines load with spacy_gdcws.ChineseCharTokenizer.v1 instead of spaCy's char tokenizer")
     parser.add_argument("--quantization-dev", type=Path, help="dev .spacy file: token F of float32 vs bf16 vs int8")
@@ -322,7 +327,7 @@ def main() -> None:
     for round_no, inp, name in ((k, i, c) for k in range(1, args.rounds + 1) for i in args.inputs for c in contenders):
         cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs), "--warmup", args.warmup,
                "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
-               "--threads", str(args.threads)] + (["--linear-char"] if args.linear_char else [])
+               "--threads", str(args.threads), "--gpu-id", str(args.gpu_id)] + (["--linear-char"] if args.linear_char else [])
         if args.model:
             cmd += ["--model", args.model]
         if args.pkuseg_model:
