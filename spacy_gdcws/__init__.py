@@ -5,14 +5,19 @@ readers and tokenizer. The same registrations are declared as entry points, so
 `spacy.blank("zh").add_pipe("gdcws_segmenter")` and `spacy.load` work without
 importing this package.
 """
-from .about import __version__
+from spacy_gdcws.about import __version__
 
 try:  # keep `spacy_gdcws.nn` importable where spaCy is not installed
     import spacy  # noqa: F401
 except ImportError:  # pragma: no cover
     pass
 else:
-    from . import architectures, ensemble, models, readers, schedules, scorer, segmenter, tokenizer  # noqa: F401
-    from .segmenter import GDSegmenter
+    from spacy_gdcws import ml, readers  # noqa: F401
+    from spacy_gdcws.data import tokenizer  # noqa: F401
+    from spacy_gdcws.eval import scorer  # noqa: F401
+    from spacy_gdcws.ml import ensemble, legacy  # noqa: F401
+    from spacy_gdcws.training import loggers, schedules  # noqa: F401
+    from spacy_gdcws.pipeline import factory  # noqa: F401
+    from spacy_gdcws.pipeline.segmenter import GDSegmenter
 
 __all__ = ["__version__", "GDSegmenter"]

@@ -1,4 +1,4 @@
-from .cli import run
+from spacy_gdcws.cli import run
 
 if __name__ == "__main__":
     run()

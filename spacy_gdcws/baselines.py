@@ -9,9 +9,9 @@ import srsly
 from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
-from .errors import Errors
-from .io import replace_dir
-from .segment import doc_words
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import replace_dir
+from spacy_gdcws.segment import doc_words
 
 
 def docbin_gold_lines(path: Union[str, Path]) -> List[str]:

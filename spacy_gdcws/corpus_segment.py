@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
-from .errors import Errors
-from .io import atomic_write_bytes
-from .readers.base import split_lines
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import atomic_write_bytes
+from spacy_gdcws.readers.base import split_lines
 
 # set (to a file path) by the tests: the first actor call that finds the file deletes it and
 # kills its process, to show that an actor's death loses no line
@@ -113,8 +113,8 @@ class SegmentActor:
             spacy.require_gpu()
         self.nlp = spacy.load(model)
         if user_dict:
-            from .segment import find_segmenter
-            from .user_dict import read_user_dict
+            from spacy_gdcws.segment import find_segmenter
+            from spacy_gdcws.decoding.user_dict import read_user_dict
 
             segmenter = self.nlp.get_pipe(find_segmenter(self.nlp))
             for word, mode in read_user_dict(user_dict, user_dict_mode):
@@ -142,7 +142,7 @@ class SegmentActor:
                 "retries": tries, "chars": [sum(len(line) for line in lines) for lines in batch["lines"]]}
 
     def _segment(self, lines: List[str]) -> str:
-        from .segment import doc_words
+        from spacy_gdcws.segment import doc_words
 
         out = [self.delimiter.join(doc_words(doc)) + "\n" for doc in self.nlp.pipe(lines, batch_size=self.nlp_batch_size)]
         return "".join(out)

@@ -17,7 +17,17 @@ class Warnings(metaclass=ErrorsWithCodes):
 
 
 class Errors(metaclass=ErrorsWithCodes):
-    # E001-E010 and E051-E062 are raised inline by spacy_gdcws.nn (torch only); docs/errors.md lists every code
+    # spacy_gdcws.nn (torch modules: this file imports nothing, so nn stays importable without spaCy)
+    E001 = "width ({width}) must be a multiple of n_heads ({n_heads})"
+    E002 = "depth must be at least 1, got {depth}"
+    E003 = "at least one of the forward, centre and backward pipelines must be on"
+    E004 = "the HiRED layer needs depth >= 2 (it sits after depth // 2 layers)"
+    E005 = "fusion must be 'sum' or 'gate', got {fusion!r}"
+    E006 = "layer_norm must be 'post' or 'pre', got {layer_norm!r}"
+    E007 = "sigma must be positive, got {sigma}"
+    E008 = "char_rows and char_seeds must be positive"
+    E009 = "unknown attention direction {direction!r}; expected one of {options}"
+    E010 = "this model uses bigram embeddings but no bigram ids were given"
     E011 = "window must be at least 2 characters, got {window}"
     E012 = ("The gdcws_segmenter has no labels: it predicts word boundaries. "
             "add_label('{label}') is not supported.")
@@ -32,9 +42,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E019 = "No training examples with gold segmentation were found: cannot initialize the segmenter."
     E020 = "The segmentation {test} has {n_pred} lines but the gold file {gold} has {n_gold}: they must be line-aligned ({shorter} ends before line {line})."
     E021 = "warmup must be a positive number of steps, got {warmup}"
-    # E022 (lexicon_max_len) is raised inline by spacy_gdcws.nn.GDConfig and CharEmbed.v1
+    E022 = "lexicon_max_len must be 0 (off) or at least 2, got {value}"
     E023 = "Document {i}: the predicted and the gold text differ (beyond whitespace); they cannot be aligned on characters."
-    E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.quantize): it can predict but cannot be updated or saved. Load the float pipeline again for that."
+    E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.ml.quantize): it can predict but cannot be updated or saved. Load the float pipeline again for that."
     E026 = "The model uses dictionary features (lexicon_max_len > 0) but has no dictionary: initialize the gdcws_segmenter (it records the training words) or load a trained one."
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."
     E027 = "ngram_holdout and ngram_dropout need ngram_vocab = true: there is nothing to hide without an n-gram vocabulary."
@@ -61,6 +71,17 @@ class Errors(metaclass=ErrorsWithCodes):
     E048 = "{test}:{line}: the characters differ from the gold file {gold} at this line (beyond the spaces between words): the files are not line-aligned or the text was changed."
     E049 = "Nothing to score: the gold file has {n_gold} words and the segmentation {n_pred}."
     E050 = "--digits must be between 1 and 10, got {value}"
+    E051 = "{name} must be in [0, 1), got {rate}"
+    E052 = "gaussian_mode must be 'multiply' or 'bias', got {mode!r}"
+    E053 = "ngram_dropout must be in [0, 1), got {rate}"
+    E055 = "this model uses dictionary features but none were given"
+    E056 = "this model uses pretrained vectors but no vector rows were given"
+    E057 = "the vectors table has width {table_width}, the embedding expects vectors_width = {width}"
+    E058 = "the widths of the {what} differ: {inner} vs {outer}; give both the same width"
+    E059 = "the convolution width must be odd and at least 3, got {kernel}"
+    E060 = "the ID-CNN needs at least one iteration and positive dilations"
+    E061 = "the attention radius must be at least 1, got {radius}"
+    E062 = "the BiLSTM width must be even, got {width}"
     E063 = "{path} is missing: the saved segmenter is incomplete (its checksums.json lists it). Save the pipeline again."
     E064 = "{path} does not match the checksum it was saved with: the file is corrupt or was changed. Save the pipeline again."
     E065 = "{path} is missing or empty, but the segmenter's model uses dictionary features from its training words: the saved segmenter is incomplete."

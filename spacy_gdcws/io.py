@@ -68,7 +68,7 @@ def verify_checksums(folder: Union[str, Path]) -> bool:
     """Check the files under `folder` against its `checksums.json`: E063 for a
     listed file that is missing, E064 for one whose bytes changed. RETURNS
     False if the folder has no checksums (saved before they were written)."""
-    from .errors import Errors
+    from spacy_gdcws.errors import Errors
 
     folder = Path(folder)
     listing = folder / CHECKSUMS

@@ -7,9 +7,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
-from .errors import Errors
-from .readers.base import iter_lines, read_lines
-from .segmenter import GDSegmenter
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.readers.base import iter_lines, read_lines
+from spacy_gdcws.pipeline.segmenter import GDSegmenter
 
 
 def doc_words(doc: Doc) -> List[str]:

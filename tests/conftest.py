@@ -10,6 +10,13 @@ from spacy.training import Example
 
 from spacy_gdcws.readers import read_sentences, sentence_to_doc
 
+
+def _signature_defaults(func) -> dict:
+    from inspect import signature
+
+    return {k: p.default for k, p in signature(func).parameters.items() if p.default is not p.empty}
+
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
 
@@ -105,3 +112,12 @@ def train_model(model, sentences, steps: int, learn_rate: float, nlp: Language =
         nlp.update(examples, sgd=optimizer, losses=step)
         losses.append(step["gdcws_segmenter"])
     return nlp, losses
+
+
+def plain_embed(**settings) -> dict:
+    """A `spacy_gdcws.CharEmbed.v1` block with its signature's defaults (features off)
+    for every setting not given: the factory's default model (`pipeline.factory`)
+    would otherwise fill them with its own values."""
+    from spacy_gdcws.ml.embed import build_char_embed
+
+    return {"@architectures": "spacy_gdcws.CharEmbed.v1", **_signature_defaults(build_char_embed), **settings}

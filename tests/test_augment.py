@@ -1,4 +1,4 @@
-"""Pseudo-words in training (`spacy_gdcws.augment`, segmenter settings `pseudo_words`, `pseudo_chars`)."""
+"""Pseudo-words in training (`spacy_gdcws.training.augment`, segmenter settings `pseudo_words`, `pseudo_chars`)."""
 from collections import Counter
 
 import numpy
@@ -7,10 +7,10 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_gdcws.architectures import doc_folds
-from spacy_gdcws.augment import MAX_WORD_COUNT, PseudoWords, is_han, is_han_pair
-from spacy_gdcws.features import SOURCE_TEXT_KEY, source_text
-from spacy_gdcws.segmenter import gold_gaps
+from spacy_gdcws.ml.state import doc_folds
+from spacy_gdcws.training.augment import MAX_WORD_COUNT, PseudoWords, is_han, is_han_pair
+from spacy_gdcws.data.features import SOURCE_TEXT_KEY, source_text
+from spacy_gdcws.pipeline.loss import gold_gaps
 
 from .conftest import SMALL_MODEL, make_examples
 
@@ -91,7 +91,7 @@ def test_apply_replaces_single_characters_by_their_own_rate():
 
 
 def test_apply_keeps_a_pseudo_words_block():
-    from spacy_gdcws.features import HoldoutFolds
+    from spacy_gdcws.data.features import HoldoutFolds
 
     nlp = spacy.blank("zh")
     egs = [example(nlp, ["北京", "好"]), example(nlp, ["大学", "好"])]

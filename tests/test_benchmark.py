@@ -15,7 +15,7 @@ def test_speed_benchmark_reports_medians_memory_and_ratios(tmp_path, sxu_sentenc
     nlp.initialize(lambda: make_examples(nlp, sxu_sentences))
     nlp.to_disk(tmp_path / "model")
     out = tmp_path / "speed.json"
-    cmd = [sys.executable, str(ROOT / "benchmarks" / "speed.py"), "--model", str(tmp_path / "model"),
+    cmd = [sys.executable, str(ROOT / "research" / "benchmarks" / "speed.py"), "--model", str(tmp_path / "model"),
            "--baseline-model", str(tmp_path / "model"), "--fast-model", str(tmp_path / "model"),
            "--contenders", "gdcws_segment", "gdcws_pipe", "gdcws_pipe_baseline", "gdcws_fast", "gdcws_zero",
            "gdcws_zero_priors", "spacy_char", "--inputs", "sxu_test",
@@ -47,7 +47,7 @@ def test_decoding_benchmark_reports_every_setting(tmp_path, trained_nlp, sxu_sen
     trained_nlp.to_disk(tmp_path / "model")
     DocBin(docs=[sentence_to_doc(trained_nlp.vocab, s) for s in sxu_sentences[:5]]).to_disk(tmp_path / "dev.spacy")
     out = tmp_path / "decoding.json"
-    cmd = [sys.executable, str(ROOT / "benchmarks" / "decoding.py"), "--model", str(tmp_path / "model"),
+    cmd = [sys.executable, str(ROOT / "research" / "benchmarks" / "decoding.py"), "--model", str(tmp_path / "model"),
            "--dev", str(tmp_path / "dev.spacy"), "--runs", "2", "--output", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]

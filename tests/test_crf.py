@@ -15,7 +15,7 @@ from spacy_gdcws.nn.crf import (
     tags_to_boundaries,
     viterbi_tags,
 )
-from spacy_gdcws.tagging import crf_boundaries, crf_loss
+from spacy_gdcws.decoding.crf import crf_boundaries, crf_loss
 
 
 def _paths(n, gaps):

@@ -6,10 +6,10 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_gdcws.doc_arrays import token_arrays
-from spacy_gdcws.features import LexiconIndex, char_classes, char_classes_from_codes, lexicon_features
+from spacy_gdcws.data.doc_arrays import token_arrays
+from spacy_gdcws.data.features import LexiconIndex, char_classes, char_classes_from_codes, lexicon_features
 from spacy_gdcws.readers import read_conll
-from spacy_gdcws.segmenter import merge_words, new_words_doc
+from spacy_gdcws.pipeline.words import merge_words, new_words_doc
 
 ROOT = Path(__file__).resolve().parent.parent
 SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
@@ -38,7 +38,7 @@ def lexicon():
 def test_lexicon_index_equals_lexicon_features(texts, lexicon):
     """Dictionary matches over a batch laid end to end (as the model reads them)
     are each doc's `lexicon_features`: no word spans a separator."""
-    from spacy_gdcws.doc_arrays import docs_batch_arrays
+    from spacy_gdcws.data.doc_arrays import docs_batch_arrays
 
     nlp = blank()
     index = LexiconIndex(lexicon, 6)
@@ -73,7 +73,7 @@ def test_token_arrays_equal_the_token_attributes(texts):
 def test_batch_words_equal_merging_in_place(texts):
     """The word docs cut from a whole batch (`batch_words`, `new_words_doc`)
     are what merging each character doc in place gives."""
-    from spacy_gdcws.doc_arrays import DocMaker, batch_words, docs_batch_arrays
+    from spacy_gdcws.data.doc_arrays import DocMaker, batch_words, docs_batch_arrays
 
     nlp = blank()
     rng = numpy.random.default_rng(0)
@@ -131,7 +131,7 @@ def test_batch_decoding_equals_each_doc_alone(texts, priors, user_dict):
 
 
 def test_batch_arrays_lay_docs_end_to_end():
-    from spacy_gdcws.doc_arrays import batch_arrays
+    from spacy_gdcws.data.doc_arrays import batch_arrays
 
     nlp = blank()
     docs = [nlp.make_doc(t) for t in ["我爱北京 天安门", "ab\n中国", "你好"]]
@@ -150,7 +150,7 @@ def test_text_batch_arrays_equal_reading_each_doc(texts):
     """The arrays read from the texts in one pass are those of reading each
     tokenized doc (`token_arrays`) and laying them end to end, whitespace of
     every kind, empty texts and texts of one character included."""
-    from spacy_gdcws.doc_arrays import batch_arrays, read_token_arrays, text_batch_arrays
+    from spacy_gdcws.data.doc_arrays import batch_arrays, read_token_arrays, text_batch_arrays
 
     nlp = blank()
     rng = numpy.random.default_rng(3)
@@ -170,8 +170,8 @@ def test_docs_batch_arrays_read_the_tokens_of_other_docs():
     """Docs that are not our tokenizer's as made (retokenized since, or built
     from words) are read token by token: the arrays are their tokens', and a
     merged token is reported (E014)."""
-    from spacy_gdcws.doc_arrays import docs_batch_arrays
-    from spacy_gdcws.segmenter import check_char_tokens
+    from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+    from spacy_gdcws.pipeline.words import check_char_tokens
 
     nlp = blank()
     merged = nlp.make_doc("北京大学")

@@ -1,24 +1,13 @@
-"""spacy_gdcws.decoding and the segmenter's transition_weight, tag_prior_weight and bigram_prior_weight."""
+"""spacy_gdcws.decoding.priors and the segmenter's transition_weight, tag_prior_weight and bigram_prior_weight."""
 import itertools
 
 import numpy
 import pytest
 import spacy
 
-from spacy_gdcws.decoding import (
-    TAGS,
-    PairCounts,
-    PairTally,
-    gap_keys,
-    TagTally,
-    chain_marginals,
-    tag_counts,
-    tag_pmi,
-    tag_potentials,
-    transition_counts,
-    transition_log_probs,
-    viterbi,
-)
+from spacy_gdcws.decoding.priors import TAGS, PairCounts, PairTally, gap_keys, TagTally, tag_counts, tag_pmi, tag_potentials, transition_counts, transition_log_probs
+from spacy_gdcws.decoding.chain import chain_marginals
+from .decoding_reference import viterbi
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 
@@ -130,7 +119,7 @@ def test_segmenter_decodes_with_transitions(sxu_sentences, tmp_path):
     assert doc.text == text
     logits = seg.predict([nlp.make_doc(text)])[0][:, 0]
     chars = nlp.make_doc(text)
-    from spacy_gdcws.segmenter import forced_boundaries
+    from spacy_gdcws.pipeline.words import forced_boundaries
 
     expected = viterbi(logits, transition_log_probs(counts), 50.0, forced_boundaries(chars))
     assert [t.text for t in doc] == _words(chars, expected)
@@ -218,15 +207,17 @@ def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
     # a training doc of block 0 gets the prior counted on block 1 (the last 3 sentences) only
     expected = tag_counts([seg_input(eg) for eg in examples[3:]])
     index, table = tag_pmi(expected)
-    _, pairs = seg._pair_scores(first, training=True)
+    tokens = lambda doc: [t.text for t in doc]  # noqa: E731
+    _, pairs = seg.decoder.pair_scores(tokens(first), seg._held_out_prior(first))
     assert numpy.allclose(pairs, tag_potentials([t.text for t in first], index, table))
     # decoding, and docs that are not training docs, use all the counts
     index, table = tag_pmi(seg.cfg["tags"])
     full = tag_potentials([t.text for t in first], index, table)
-    assert numpy.allclose(seg._pair_scores(first)[1], full)
+    assert numpy.allclose(seg.decoder.pair_scores(tokens(first))[1], full)
     assert not numpy.allclose(pairs, full)
     other = nlp.make_doc("我爱北京天安门")
-    assert numpy.allclose(seg._pair_scores(other, training=True)[1], seg._pair_scores(other)[1])
+    assert numpy.allclose(seg.decoder.pair_scores(tokens(other), seg._held_out_prior(other))[1],
+                          seg.decoder.pair_scores(tokens(other))[1])
     loss = nlp.update(examples[:2])["gdcws_segmenter"]
     assert numpy.isfinite(loss) and loss > 0
     # off by default: the prior of all the counts in training too
@@ -236,13 +227,16 @@ def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
 
 
 def seg_input(eg):
-    from spacy_gdcws.segmenter import _tag_input, gold_gaps
+    """What `decoding.priors.tag_counts` needs of one example (tokens, gold labels, mask, forced gaps)."""
+    from spacy_gdcws.pipeline.loss import gold_gaps
+    from spacy_gdcws.pipeline.words import forced_boundaries
 
-    return _tag_input(eg, gold_gaps(eg))
+    labels, mask = gold_gaps(eg)
+    return [t.text for t in eg.predicted], labels, mask, forced_boundaries(eg.predicted)
 
 
 def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
-    from spacy_gdcws.segmenter import forced_boundaries
+    from spacy_gdcws.pipeline.words import forced_boundaries
 
     nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
     seg = nlp.get_pipe("gdcws_segmenter")
@@ -259,11 +253,11 @@ def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
                        5.0 * tag_potentials([t.text for t in chars], index, table))
     assert [t.text for t in doc] == _words(chars, expected)
     # the priors are computed once and again only when the counts change
-    assert seg._priors["tags"][0] is seg.cfg["tags"]
+    assert seg.decoder._priors["tags"][0] is seg.cfg["tags"]
     seg.record_transitions(make_examples(nlp, sxu_sentences[:1]))
     assert len(seg.cfg["tags"]) < len(tags)
     nlp(text)
-    assert seg._priors["tags"][0] is seg.cfg["tags"]
+    assert seg.decoder._priors["tags"][0] is seg.cfg["tags"]
     seg.record_transitions(make_examples(nlp, sxu_sentences[:6]))
     assert seg.cfg["tags"] == tags
     assert [t.text for t in nlp(text)] == [t.text for t in doc]
@@ -340,7 +334,7 @@ def test_gap_keys_mark_the_edges_and_long_tokens():
 
 
 def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
-    from spacy_gdcws.segmenter import forced_boundaries
+    from spacy_gdcws.pipeline.words import forced_boundaries
 
     nlp = train_pipeline(sxu_sentences[:6], n_iter=3)
     seg = nlp.get_pipe("gdcws_segmenter")
@@ -352,7 +346,7 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     text = " ".join("".join(sent.words) for sent in sxu_sentences[:4]) + " 我爱北京天安门。"
     chars = nlp.make_doc(text)
     tokens = [t.text for t in chars]
-    logits = seg.predict([chars])[0][:, 0] - seg._threshold_logit
+    logits = seg.predict([chars])[0][:, 0] - seg.decoder.threshold_logit
     greedy = [t.text for t in nlp(text)]
     seg.bigram_prior_weight = 5.0
     doc = nlp(text)
@@ -392,7 +386,8 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
 def test_batched_tag_chain_viterbi_equals_the_gap_viterbi():
     """`batch_viterbi` over BMES tag potentials decodes a whole batch in torch; each doc's
     labelling is `viterbi`'s (transitions, tag scores and forced gaps included)."""
-    from spacy_gdcws.decoding import batch_viterbi, tag_chain_emissions
+    from .decoding_reference import batch_viterbi
+    from spacy_gdcws.decoding.chain import tag_chain_emissions
 
     rng = numpy.random.default_rng(7)
     log_trans = numpy.log(numpy.array([[0.3, 0.7], [0.6, 0.4]]))

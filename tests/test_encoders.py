@@ -11,7 +11,7 @@ import torch
 from spacy_gdcws.nn import IteratedDilatedCNN, LocalSelfAttentionEncoder
 from spacy_gdcws.readers import read_conll
 
-from .conftest import char_blank, train_model
+from .conftest import char_blank, plain_embed, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -30,9 +30,9 @@ TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "a", "北京\
 def model_config(encoder: str, scorer: str, width: int = 32, **embed):
     return {
         "@architectures": "spacy_gdcws.CharSegmenter.v1",
-        "embed": {"@architectures": "spacy_gdcws.CharEmbed.v1", "width": width, "char_rows": 1000,
-                  "bigram_rows": 2000, "bigram_width": 16, "lexicon_max_len": 4, "ngram_vocab": True,
-                  "positions": encoder in ("gd", "san"), **embed},
+        "embed": plain_embed(width=width, char_rows=1000,
+                  bigram_rows=2000, bigram_width=16, lexicon_max_len=4, ngram_vocab=True,
+                  positions=encoder in ("gd", "san"), **embed),
         "encoder": {**ENCODERS[encoder], "width": width},
         "scorer": {**SCORERS[scorer], "width": width},
         "window": 24,
@@ -74,7 +74,7 @@ def test_every_encoder_with_every_scorer_trains_and_round_trips(encoder, scorer,
 
 def test_pipelines_of_the_previous_format_load_and_segment_identically():
     """tests/fixtures/legacy_gd_v2 was saved by the uncomposed GDTransformer.v2
-    (scripts/make_legacy_fixture.py at c5cdd2a), with the words it gave then.
+    (research/scripts/make_legacy_fixture.py at c5cdd2a), with the words it gave then.
     The decoding of that time had no atomic units (numbers, Latin words kept
     whole): with them off, every word is the same."""
     expected = json.loads((FIXTURES / "legacy_gd_v2.json").read_text(encoding="utf8"))

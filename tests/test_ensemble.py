@@ -1,12 +1,12 @@
-"""spacy_gdcws.ensemble and the `ensemble` command: segmenters whose gap logits are averaged."""
+"""spacy_gdcws.ml.ensemble and the `ensemble` command: segmenters whose gap logits are averaged."""
 import numpy
 import pytest
 import spacy
 
-from spacy_gdcws.architectures import LEXICON_ATTR
-from spacy_gdcws.ensemble import build_ensemble
-from spacy_gdcws.quantize import quantize_segmenter
-from spacy_gdcws.tuning import set_decoding
+from spacy_gdcws.ml.state import LEXICON_ATTR
+from spacy_gdcws.ml.ensemble import build_ensemble
+from spacy_gdcws.ml.quantize import quantize_segmenter
+from spacy_gdcws.decoding.tuning import set_decoding
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 from .test_cli import cli

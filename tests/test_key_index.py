@@ -2,7 +2,7 @@
 import numpy
 import pytest
 
-from spacy_gdcws.key_index import SMALL, KeyIndex
+from spacy_gdcws.data.key_index import SMALL, KeyIndex
 
 
 @pytest.mark.parametrize("size", [0, 1, 7, SMALL - 1, SMALL, 50_000])

@@ -15,7 +15,7 @@ def copy_project(tmp_path: Path) -> Path:
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(ROOT / "project.yml", project / "project.yml")
-    for folder in ("configs", "scripts"):
+    for folder in ("configs",):
         shutil.copytree(ROOT / folder, project / folder)
     shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
     return project

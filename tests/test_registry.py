@@ -7,8 +7,8 @@ import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_gdcws.schedules import NoamSchedule
-from spacy_gdcws.scorer import score_segmentation
+from spacy_gdcws.training.schedules import NoamSchedule
+from spacy_gdcws.eval.scorer import score_segmentation
 
 
 def run_fresh(code: str) -> str:

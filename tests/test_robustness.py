@@ -30,7 +30,7 @@ from spacy.training import Example
 
 from spacy_gdcws.readers import read_conll
 
-from .conftest import train_model
+from .conftest import plain_embed, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
@@ -60,8 +60,8 @@ def dropout_nlp():
     """A small segmenter with dropout in every layer (what makes train mode visible), trained for a few steps."""
     model = {
         "@architectures": "spacy_gdcws.CharSegmenter.v1",
-        "embed": {"@architectures": "spacy_gdcws.CharEmbed.v1", "width": 32, "char_rows": 2000, "bigram_rows": 4000,
-                  "bigram_width": 16, "dropout": 0.3, "lexicon_max_len": 4},
+        "embed": plain_embed(width=32, char_rows=2000, bigram_rows=4000,
+                  bigram_width=16, dropout=0.3, lexicon_max_len=4),
         "encoder": {"@architectures": "spacy_gdcws.IDCNN.v1", "width": 32, "dropout": 0.3},
         "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16}}
     sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))]
@@ -272,7 +272,7 @@ def test_a_failed_save_leaves_the_previous_folder(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("spacy_gdcws.segmenter.write_checksums", broken)
+    monkeypatch.setattr("spacy_gdcws.pipeline.segmenter.write_checksums", broken)
     with pytest.raises(OSError):
         nlp.to_disk(tmp_path / "nlp")
     assert spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter").user_dict.words == {}
@@ -356,6 +356,29 @@ def test_each_error_code_has_one_cause():
     assert not shared, shared
 
 
+def test_every_error_is_a_code_of_errors_py():
+    """Failed on fda9378: 24 errors were raised inline in nn/ and architectures.py,
+    E001 and E058 from two places each."""
+    import re
+
+    inline = []
+    for path in (ROOT / "spacy_gdcws").rglob("*.py"):
+        if path.name == "errors.py":
+            continue
+        text = path.read_text(encoding="utf8")
+        inline += [f"{path.name}: {m}" for m in re.findall(r'raise \w*(?:Error|Exception)\(f?["\'][^"\']*', text)]
+        inline += [f"{path.name}: {m}" for m in re.findall(r'["\']\[E\d{3}\]', text)]
+    assert not inline, inline
+    from spacy_gdcws.errors import Errors
+
+    raised = {}
+    for path in (ROOT / "spacy_gdcws").rglob("*.py"):
+        for code in re.findall(r"Errors\.(E\d{3})", path.read_text(encoding="utf8")):
+            raised.setdefault(code, set()).add(path.name)
+            assert hasattr(Errors, code), code
+    assert raised["E001"] == {"config.py"} and raised["E058"] == {"config.py"}
+
+
 # inputs ---------------------------------------------------------------------------------------------------
 
 INPUTS = ["", " ", "   ", "\n", "\n\n\n", "\t", "\u3000", " \u3000\n ", "\x00", "\x00\x01\x02北京\x7f", "\u200b\u200b",
@@ -378,7 +401,7 @@ def test_a_lone_surrogate_is_a_coded_error():
 
 def test_a_long_line_segments_in_windows(lines):
     """A 2M-character line (no line break) segments whole; each window is bounded
-    (benchmarks/speed.py measures the memory of 1M lines and 10M characters)."""
+    (research/benchmarks/speed.py measures the memory of 1M lines and 10M characters)."""
     nlp = spacy.load(FIXTURE)
     nlp.max_length = 3_000_000
     text = ("".join(lines) * (2_000_000 // len("".join(lines)) + 1))[:2_000_000]
@@ -387,7 +410,7 @@ def test_a_long_line_segments_in_windows(lines):
 
 
 def test_the_error_table_in_docs_is_up_to_date():
-    sys.path.insert(0, str(ROOT / "scripts"))
+    sys.path.insert(0, str(ROOT / "research" / "scripts"))
     from error_table import table
 
-    assert (ROOT / "docs" / "errors.md").read_text(encoding="utf8") == table(), "run: python scripts/error_table.py --write"
+    assert (ROOT / "docs" / "errors.md").read_text(encoding="utf8") == table(), "run: python research/scripts/error_table.py --write"

@@ -1,4 +1,4 @@
-"""scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU), unknown_rates.py and block_dev.py."""
+"""research/scripts/: the budgeted train-and-evaluate driver (gpu_train.py, run here on CPU), unknown_rates.py and block_dev.py."""
 import importlib.util
 import json
 import subprocess
@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _load_gpu_train():
-    spec = importlib.util.spec_from_file_location("gpu_train", ROOT / "scripts" / "gpu_train.py")
+    spec = importlib.util.spec_from_file_location("gpu_train", ROOT / "research" / "scripts" / "gpu_train.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -37,7 +37,7 @@ def test_gpu_train_script_trains_and_evaluates_on_cpu(tmp_path):
     out = tmp_path / "out"
     subprocess.run(
         [
-            sys.executable, str(ROOT / "scripts" / "gpu_train.py"), "ud_gsdsimp", "--config", "default",
+            sys.executable, str(ROOT / "research" / "scripts" / "gpu_train.py"), "ud_gsdsimp", "--config", "default",
             "--name", "tiny", "--steps", "4", "--eval-every", "2", "--minutes", "5", "--gpu-id", "-1",
             "--corpus-dir", str(corpus_dir), "--out", str(out), "--work", str(tmp_path / "work"),
             "--components.segmenter.model.width", "32", "--components.segmenter.model.d_ff", "32",
@@ -64,7 +64,7 @@ def test_unknown_rates_of_dev_leave_one_doc_out_and_blocks(tmp_path):
     import spacy
     from spacy.tokens import Doc, DocBin
 
-    spec = importlib.util.spec_from_file_location("unknown_rates", ROOT / "scripts" / "unknown_rates.py")
+    spec = importlib.util.spec_from_file_location("unknown_rates", ROOT / "research" / "scripts" / "unknown_rates.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     vocab = spacy.blank("zh").vocab
@@ -93,7 +93,7 @@ def test_block_dev_holds_out_one_block_of_the_training_file(tmp_path):
     if not (corpora / "zhuxian").exists():
         pytest.skip("corpora not available")
     out = tmp_path / "zx_block3"
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "block_dev.py"), "zx", str(corpora), str(out),
+    done = subprocess.run([sys.executable, str(ROOT / "research" / "scripts" / "block_dev.py"), "zx", str(corpora), str(out),
                            "--block", "3"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     vocab = spacy.blank("zh").vocab

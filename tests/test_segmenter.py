@@ -6,7 +6,8 @@ import pytest
 import spacy
 from spacy.training import Example
 
-from spacy_gdcws.segmenter import GDSegmenter, gold_gaps
+from spacy_gdcws.pipeline.segmenter import GDSegmenter
+from spacy_gdcws.pipeline.loss import gold_gaps
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 
@@ -179,7 +180,7 @@ def test_segment_texts_gives_the_pipeline_words(trained_nlp, sxu_sentences):
 
 
 def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(sxu_sentences, tmp_path):
-    from spacy_gdcws.quantize import quantize_segmenter
+    from spacy_gdcws.ml.quantize import quantize_segmenter
     from spacy_gdcws.segment import doc_words
 
     nlp = train_pipeline(sxu_sentences, n_iter=40)
@@ -198,7 +199,7 @@ def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(sxu_sentence
 
 
 def test_lexicon_features_mark_word_starts_and_ends():
-    from spacy_gdcws.features import lexicon_features
+    from spacy_gdcws.data.features import lexicon_features
 
     feats = lexicon_features(list("我爱北京天安门"), {"北京", "天安门", "爱北"}, 4)
     # columns: starts of 2-, 3-, 4-char words, then ends of 2-, 3-, 4-char words
@@ -228,7 +229,7 @@ def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
 
 
 def test_lexicon_holdout_hides_words_seen_only_here():
-    from spacy_gdcws.features import lexicon_features
+    from spacy_gdcws.data.features import lexicon_features
 
     lexicon = {"北京": 5, "天安门": 1}
     feats = lexicon_features(list("北京天安门"), lexicon, 3, holdout_counts=lexicon)
@@ -257,7 +258,7 @@ def test_pickle_with_dictionary_features(sxu_sentences):
 
 
 def test_ngram_vocab_maps_unseen_and_held_out_ngrams_to_unk():
-    from spacy_gdcws.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, ngram_keys
+    from spacy_gdcws.data.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, ngram_keys
 
     def keys(*texts):
         return ngram_keys([numpy.array([ord(c) for c in t], dtype=numpy.uint64) for t in texts],
@@ -286,7 +287,7 @@ def test_ngram_vocab_maps_unseen_and_held_out_ngrams_to_unk():
 
 
 def test_unknown_ngrams_keep_their_character_class():
-    from spacy_gdcws.features import EDGE_CLASS, N_CLASSES, UNK_BIGRAM, UNK_CHAR, NgramVocab, char_classes, ngram_keys
+    from spacy_gdcws.data.features import EDGE_CLASS, N_CLASSES, UNK_BIGRAM, UNK_CHAR, NgramVocab, char_classes, ngram_keys
 
     assert char_classes(list("北三３3aＡ，+\n")).tolist() == [2, 1, 3, 3, 4, 4, 5, 6, 0]
     text = "年１９"
@@ -334,7 +335,7 @@ def test_ngram_vocab_needs_initialize_and_holdout_needs_vocab():
 
 
 def test_holdout_folds_cut_the_training_docs_into_blocks():
-    from spacy_gdcws.features import HoldoutFolds
+    from spacy_gdcws.data.features import HoldoutFolds
 
     texts = ["甲", "乙", "丙", "丁", "甲"]
     folds = HoldoutFolds.from_texts(texts, 2)
@@ -345,7 +346,7 @@ def test_holdout_folds_cut_the_training_docs_into_blocks():
 
 
 def test_block_leave_out_hides_ngrams_and_words_of_the_docs_own_block():
-    from spacy_gdcws.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, WordCounts, lexicon_features, ngram_keys
+    from spacy_gdcws.data.features import UNK_BIGRAM, UNK_CHAR, NgramVocab, WordCounts, lexicon_features, ngram_keys
 
     def keys(*texts):
         return ngram_keys([numpy.array([ord(c) for c in t], dtype=numpy.uint64) for t in texts],

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from spacy_gdcws.sighan import parse_perl_summary, score_files, split_line
+from spacy_gdcws.eval.sighan import parse_perl_summary, score_files, split_line
 
 from .conftest import corpus_path
 

@@ -4,7 +4,7 @@ import random
 import pytest
 import spacy
 
-from spacy_gdcws.tokenizer import ChineseCharTokenizer, char_words_and_spaces
+from spacy_gdcws.data.tokenizer import ChineseCharTokenizer, char_words_and_spaces
 
 
 def spacy_char_tokens(text):

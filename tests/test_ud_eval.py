@@ -3,7 +3,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_gdcws.ud_eval import evaluate_pipeline, score_ud
+from spacy_gdcws.eval.ud_eval import evaluate_pipeline, score_ud
 
 
 def make_doc(nlp, words, pos, heads, deps):

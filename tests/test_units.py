@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import spacy
 
-from spacy_gdcws.units import unit_spans
+from spacy_gdcws.decoding.units import unit_spans
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy_gd_v2"
 

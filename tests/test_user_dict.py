@@ -6,7 +6,9 @@ from pathlib import Path
 import pytest
 import spacy
 
-from spacy_gdcws.user_dict import UserDictionary, read_user_dict
+from spacy_gdcws.decoding.user_dict import UserDictionary, read_user_dict
+
+from .conftest import plain_embed
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy_gd_v2"
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
@@ -93,7 +95,7 @@ def test_initialize_reads_a_dictionary_file(tmp_path):
     nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
     nlp.add_pipe("gdcws_segmenter", name="segmenter", config={"model": {
         "@architectures": "spacy_gdcws.CharSegmenter.v1",
-        "embed": {"@architectures": "spacy_gdcws.CharEmbed.v1", "width": 16, "char_rows": 100, "bigram_rows": 100},
+        "embed": plain_embed(width=16, char_rows=100, bigram_rows=100),
         "encoder": {"@architectures": "spacy_gdcws.BiLSTM.v1", "width": 16},
         "scorer": {"@architectures": "spacy_gdcws.CRFTagger.v1", "width": 16}}})
     nlp.config["initialize"]["components"]["segmenter"] = {"user_dict": str(path)}

@@ -12,7 +12,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-# a coded message of this package, spaCy or thinc: "[E123] ..."
+# a coded message of this package, spaCy or thinc: a code in brackets, then the message
 _CODED = re.compile(r"^\[[EW]\d{3,}\]")
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from ..baselines import train_pkuseg
-from ._app import app
+from spacy_gdcws.baselines import train_pkuseg
+from spacy_gdcws.cli._app import app
 
 
 @app.command("train-pkuseg")

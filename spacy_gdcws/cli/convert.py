@@ -7,8 +7,8 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from ..readers import Sentence, read_sentences, sentence_to_doc, split_dev
-from ._app import app
+from spacy_gdcws.readers import Sentence, read_sentences, sentence_to_doc, split_dev
+from spacy_gdcws.cli._app import app
 
 
 def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:

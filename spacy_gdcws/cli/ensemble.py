@@ -6,8 +6,8 @@ import spacy
 import typer
 from wasabi import msg
 
-from ..ensemble import build_ensemble
-from ._app import app
+from spacy_gdcws.ml.ensemble import build_ensemble
+from spacy_gdcws.cli._app import app
 
 
 @app.command("ensemble")

@@ -7,10 +7,10 @@ import spacy
 import typer
 from wasabi import msg
 
-from ..evaluate import evaluate_segmenter
-from ..segment import find_segmenter
-from ..io import atomic_write_text
-from ._app import app
+from spacy_gdcws.eval.evaluate import evaluate_segmenter
+from spacy_gdcws.segment import find_segmenter
+from spacy_gdcws.io import atomic_write_text
+from spacy_gdcws.cli._app import app
 
 
 @app.command("evaluate")

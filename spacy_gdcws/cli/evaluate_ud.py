@@ -8,8 +8,8 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from ..ud_eval import evaluate_pipeline
-from ._app import app
+from spacy_gdcws.eval.ud_eval import evaluate_pipeline
+from spacy_gdcws.cli._app import app
 
 
 @app.command("evaluate-ud")

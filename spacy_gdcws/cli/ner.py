@@ -10,10 +10,10 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from ..io import atomic_write_bytes, atomic_write_text
-from ..ner_eval import evaluate_ner, reachability
-from ..readers.char_bmes import read_char_bmes, sentence_to_ner_doc
-from ._app import app
+from spacy_gdcws.io import atomic_write_bytes, atomic_write_text
+from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
+from spacy_gdcws.readers.char_bmes import read_char_bmes, sentence_to_ner_doc
+from spacy_gdcws.cli._app import app
 
 
 @app.command("convert-ner")

@@ -7,9 +7,9 @@ import srsly
 import typer
 from wasabi import msg
 
-from ..corpora import get_corpus
-from ..io import atomic_write_text
-from ._app import app
+from spacy_gdcws.readers.corpora import get_corpus
+from spacy_gdcws.io import atomic_write_text
+from spacy_gdcws.cli._app import app
 
 # the licence and sources of each corpus a packaged model may be trained on
 CORPUS_TERMS: Dict[str, Dict[str, Any]] = {

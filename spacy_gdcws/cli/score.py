@@ -4,9 +4,9 @@ from pathlib import Path
 
 import typer
 
-from ..errors import Errors
-from ..sighan import score_files
-from ._app import app, fail
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.eval.sighan import score_files
+from spacy_gdcws.cli._app import app, fail
 
 
 @app.command("score")

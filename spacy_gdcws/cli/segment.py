@@ -8,11 +8,11 @@ import typer
 from tqdm import tqdm
 from wasabi import msg
 
-from ..errors import Errors
-from ..io import atomic_writer
-from ..segment import find_segmenter, iter_text_lines, segment_lines, write_segmented
-from ..user_dict import read_user_dict
-from ._app import app, fail
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import atomic_writer
+from spacy_gdcws.segment import find_segmenter, iter_text_lines, segment_lines, write_segmented
+from spacy_gdcws.decoding.user_dict import read_user_dict
+from spacy_gdcws.cli._app import app, fail
 
 
 @app.command("segment")

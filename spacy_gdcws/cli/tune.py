@@ -9,8 +9,8 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from ..tuning import DEFAULT_BIGRAM_PRIOR_WEIGHTS, DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
-from ._app import app
+from spacy_gdcws.decoding.tuning import DEFAULT_BIGRAM_PRIOR_WEIGHTS, DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
+from spacy_gdcws.cli._app import app
 
 
 def _weights(text: str) -> List[float]:

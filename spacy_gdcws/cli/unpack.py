@@ -5,13 +5,13 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from ._app import app
+from spacy_gdcws.cli._app import app
 
 
 @app.command("unpack-sighan")
 def unpack_sighan_cli(
     archive: Path = typer.Argument(..., exists=True, help="icwb2-data.zip"),
-    output_dir: Path = typer.Argument(..., help="Folder that gets training/, testing/, gold/, scripts/"),
+    output_dir: Path = typer.Argument(..., help="Folder that gets training/, testing/, gold/, research/scripts/"),
 ) -> None:
     """Unpack the SIGHAN 2005 release, dropping its top-level `icwb2-data/` folder."""
     with zipfile.ZipFile(archive) as zf:

@@ -5,18 +5,22 @@ scorer and a BMES CRF.
 This subpackage depends on torch only: it can be imported, trained and tested
 without spaCy or thinc.
 """
-from .attention import GaussianDirectionalAttention, gaussian_weights, direction_mask
-from .bilstm import BiLSTMEncoder
-from .config import GDConfig
-from .embed import CharEmbedding
-from .encoded import Encoded
-from .encoder import EncoderLayer, Pipeline
-from .biaffine import BiaffineGapScorer
-from .gd_encoder import GDEncoder, word_sum_pool
-from .heads import CRFTagger, GapScorer
-from .idcnn import IteratedDilatedCNN
-from .model import GDTransformerNet, SegmentationNet
-from .san import LocalSelfAttentionEncoder, band_mask
+from spacy_gdcws.nn.attention import (
+    GaussianDirectionalAttention,
+    direction_mask,
+    gaussian_weights,
+)
+from spacy_gdcws.nn.biaffine import BiaffineGapScorer
+from spacy_gdcws.nn.bilstm import BiLSTMEncoder
+from spacy_gdcws.nn.config import GDConfig
+from spacy_gdcws.nn.embed import CharEmbedding
+from spacy_gdcws.nn.encoded import Encoded
+from spacy_gdcws.nn.encoder import EncoderLayer, Pipeline
+from spacy_gdcws.nn.gd_encoder import GDEncoder, word_sum_pool
+from spacy_gdcws.nn.heads import CRFTagger, GapScorer
+from spacy_gdcws.nn.idcnn import IteratedDilatedCNN
+from spacy_gdcws.nn.model import GDTransformerNet, SegmentationNet
+from spacy_gdcws.nn.san import LocalSelfAttentionEncoder, band_mask
 
 __all__ = [
     "GDConfig",

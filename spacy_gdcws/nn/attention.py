@@ -5,6 +5,9 @@ from typing import Optional
 import torch
 from torch import nn
 
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.config import check_heads
+
 DIRECTIONS = ("forward", "centre", "backward")
 
 
@@ -43,7 +46,7 @@ def direction_mask(length: int, direction: str, device: Optional[torch.device] =
         return torch.tril(ones)
     if direction == "backward":
         return torch.triu(ones)
-    raise ValueError(f"[E009] unknown attention direction {direction!r}; expected one of {DIRECTIONS}")
+    raise ValueError(Errors.E009.format(direction=direction, options=DIRECTIONS))
 
 
 def attention_mask(key_mask: torch.Tensor, direction: Optional[torch.Tensor]) -> torch.Tensor:
@@ -79,8 +82,7 @@ class GaussianDirectionalAttention(nn.Module):
         # False: logits * G (paper, Eq. 3); True: logits + log G (the caller
         # passes log G), which makes attention local: far keys get ~ -inf
         self.gaussian_bias = gaussian_bias
-        if width % n_heads != 0:
-            raise ValueError(f"[E001] width ({width}) must be a multiple of n_heads ({n_heads})")
+        check_heads(width, n_heads)
         self.n_heads = n_heads
         self.d_head = width // n_heads
         self.qkv = nn.Linear(width, 3 * width)

@@ -3,7 +3,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from .encoded import Encoded
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.encoded import Encoded
 
 
 class BiLSTMEncoder(nn.Module):
@@ -19,7 +20,7 @@ class BiLSTMEncoder(nn.Module):
     def __init__(self, width: int, depth: int = 1, dropout: float = 0.0) -> None:
         super().__init__()
         if width % 2:
-            raise ValueError(f"[E062] the BiLSTM width must be even, got {width}")
+            raise ValueError(Errors.E062.format(width=width))
         self.width = width
         self.lstm = nn.LSTM(width, width // 2, num_layers=depth, bidirectional=True, batch_first=True,
                             dropout=dropout if depth > 1 else 0.0)

@@ -3,8 +3,10 @@
 Every part the paper ablates (Tables 7-9) has its own switch here, so that an
 ablation is a config change and never a code change.
 """
-from dataclasses import dataclass, asdict
+from dataclasses import asdict, dataclass
 from typing import Any, Dict, Optional
+
+from spacy_gdcws.errors import Errors
 
 PIPELINES = ("forward", "centre", "backward")
 
@@ -12,13 +14,25 @@ PIPELINES = ("forward", "centre", "backward")
 def check_lexicon_max_len(value: int) -> None:
     """E022 unless 0 (no dictionary features) or at least 2."""
     if value == 1 or value < 0:
-        raise ValueError(f"[E022] lexicon_max_len must be 0 (off) or at least 2, got {value}")
+        raise ValueError(Errors.E022.format(value=value))
+
+
+def check_heads(width: int, n_heads: int) -> None:
+    """E001 unless the width splits evenly into the heads."""
+    if width % n_heads != 0:
+        raise ValueError(Errors.E001.format(width=width, n_heads=n_heads))
+
+
+def check_widths(what: str, inner: Optional[int], outer: Optional[int]) -> None:
+    """E058 unless two stacked pieces have the same width."""
+    if inner != outer:
+        raise ValueError(Errors.E058.format(what=what, inner=inner, outer=outer))
 
 
 def check_rate(name: str, rate: Optional[float]) -> None:
     """E051 unless a dropout rate in [0, 1) (None: unset, allowed)."""
     if rate is not None and not 0.0 <= rate < 1.0:
-        raise ValueError(f"[E051] {name} must be in [0, 1), got {rate}")
+        raise ValueError(Errors.E051.format(name=name, rate=rate))
 
 
 def n_lexicon_features(lexicon_max_len: int) -> int:
@@ -96,27 +110,26 @@ class GDConfig:
     lexicon_dropout: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.width % self.n_heads != 0:
-            raise ValueError(f"[E001] width ({self.width}) must be a multiple of n_heads ({self.n_heads})")
+        check_heads(self.width, self.n_heads)
         if self.depth < 1:
-            raise ValueError(f"[E002] depth must be at least 1, got {self.depth}")
+            raise ValueError(Errors.E002.format(depth=self.depth))
         if not (self.forward or self.centre or self.backward):
-            raise ValueError("[E003] at least one of the forward, centre and backward pipelines must be on")
+            raise ValueError(Errors.E003)
         if self.hired and self.depth < 2:
-            raise ValueError("[E004] the HiRED layer needs depth >= 2 (it sits after depth // 2 layers)")
+            raise ValueError(Errors.E004)
         if self.fusion not in ("sum", "gate"):
-            raise ValueError(f"[E005] fusion must be 'sum' or 'gate', got {self.fusion!r}")
+            raise ValueError(Errors.E005.format(fusion=self.fusion))
         if self.layer_norm not in ("post", "pre"):
-            raise ValueError(f"[E006] layer_norm must be 'post' or 'pre', got {self.layer_norm!r}")
+            raise ValueError(Errors.E006.format(layer_norm=self.layer_norm))
         check_lexicon_max_len(self.lexicon_max_len)
         for name in ("dropout", "attention_dropout", "embedding_dropout", "lexicon_dropout"):
             check_rate(name, getattr(self, name))
         if self.gaussian_mode not in ("multiply", "bias"):
-            raise ValueError(f"[E052] gaussian_mode must be 'multiply' or 'bias', got {self.gaussian_mode!r}")
+            raise ValueError(Errors.E052.format(mode=self.gaussian_mode))
         if self.sigma <= 0:
-            raise ValueError(f"[E007] sigma must be positive, got {self.sigma}")
+            raise ValueError(Errors.E007.format(sigma=self.sigma))
         if self.char_rows < 1 or self.char_seeds < 1:
-            raise ValueError("[E008] char_rows and char_seeds must be positive")
+            raise ValueError(Errors.E008)
 
     @property
     def attention_dropout_rate(self) -> float:

@@ -18,7 +18,7 @@ steps BMES agreement allows, docs packed without padding), a few microseconds a 
 import numpy
 import torch
 
-from ..ragged import ragged_positions
+from spacy_gdcws.data.ragged import ragged_positions
 
 TAGS = ("B", "M", "E", "S")
 S_TAG = 3

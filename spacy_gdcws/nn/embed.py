@@ -5,6 +5,8 @@ from typing import Any, Dict, Mapping, Optional
 import torch
 from torch import nn
 
+from spacy_gdcws.errors import Errors
+
 
 def sinusoidal_positions(length: int, width: int, device: torch.device) -> torch.Tensor:
     """Sinusoidal position encodings (Vaswani et al. 2017), shape (T, d)."""
@@ -19,7 +21,7 @@ def sinusoidal_positions(length: int, width: int, device: torch.device) -> torch
 class CharEmbedding(nn.Module):
     """Hashed character (+ bigram, + dictionary, + pretrained vector) embeddings.
 
-    Inputs are row ids computed outside the module (`spacy_gdcws.features`),
+    Inputs are row ids computed outside the module (`spacy_gdcws.data.features`),
     so the module has no vocabulary: every character, seen or not, gets a vector.
 
     width (int): Output width d.
@@ -68,14 +70,13 @@ class CharEmbedding(nn.Module):
             self.register_buffer("vectors", torch.zeros(0, vectors_width))
             self.vectors_proj = nn.Linear(vectors_width, width)
         self.embed_dropout = nn.Dropout(dropout)
-        # featurization settings read by the thinc model (see `spacy_gdcws.models`)
+        # featurization settings read by the thinc model (see `spacy_gdcws.ml`)
         self.features: Dict[str, Any] = {}
 
     def set_vectors(self, table: torch.Tensor) -> None:
         """Copy a pretrained vectors table (n, vectors_width) into the layer (frozen)."""
         if table.shape[1] != self.vectors_width:
-            raise ValueError(f"[E057] the vectors table has width {table.shape[1]}, the embedding expects "
-                             f"vectors_width = {self.vectors_width}")
+            raise ValueError(Errors.E057.format(table_width=table.shape[1], width=self.vectors_width))
         self.vectors = table.detach().to(device=self.char_embed.weight.device, dtype=torch.float32).clone()
 
     def _load_from_state_dict(self, state_dict: Mapping[str, Any], prefix: str, *args: Any, **kwargs: Any) -> None:
@@ -92,19 +93,19 @@ class CharEmbedding(nn.Module):
             emb = emb * math.sqrt(self.width) + sinusoidal_positions(chars.shape[1], self.width, chars.device)
         if self.use_bigrams:
             if bigrams is None:
-                raise ValueError("[E010] this model uses bigram embeddings but no bigram ids were given")
+                raise ValueError(Errors.E010)
             big = self.bigram_embed(bigrams).sum(dim=2)
             emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
         if self.n_lexicon_features:
             if lexicon is None:
-                raise ValueError("[E055] this model uses dictionary features but none were given")
+                raise ValueError(Errors.E055)
             if self.training and self.lexicon_dropout > 0:
                 keep = torch.rand_like(lexicon) >= self.lexicon_dropout
                 lexicon = lexicon * keep
             emb = emb + self.lexicon_proj(lexicon.to(emb.dtype))
         if self.vectors_width:
             if vectors is None:
-                raise ValueError("[E056] this model uses pretrained vectors but no vector rows were given")
+                raise ValueError(Errors.E056)
             found = (vectors >= 0).unsqueeze(-1)
             if len(self.vectors):
                 rows = self.vectors[vectors.clamp(min=0, max=len(self.vectors) - 1)] * found

@@ -4,7 +4,7 @@ from typing import Any, Optional
 import torch
 from torch import nn
 
-from .attention import GaussianDirectionalAttention
+from spacy_gdcws.nn.attention import GaussianDirectionalAttention
 
 
 class EncoderLayer(nn.Module):

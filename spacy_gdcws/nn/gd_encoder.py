@@ -4,11 +4,16 @@ from typing import Dict, Optional, Tuple
 import torch
 from torch import nn
 
-from .attention import attention_mask, direction_mask, gaussian_weights, log_gaussian_weights
-from .biaffine import BiaffineGapScorer
-from .config import PIPELINES, GDConfig
-from .encoded import Encoded
-from .encoder import Pipeline
+from spacy_gdcws.nn.attention import (
+    attention_mask,
+    direction_mask,
+    gaussian_weights,
+    log_gaussian_weights,
+)
+from spacy_gdcws.nn.biaffine import BiaffineGapScorer
+from spacy_gdcws.nn.config import PIPELINES, GDConfig
+from spacy_gdcws.nn.encoded import Encoded
+from spacy_gdcws.nn.encoder import Pipeline
 
 
 def word_sum_pool(x: torch.Tensor, boundaries: torch.Tensor) -> torch.Tensor:

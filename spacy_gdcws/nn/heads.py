@@ -2,9 +2,9 @@
 import torch
 from torch import nn
 
-from .biaffine import BiaffineGapScorer
-from .crf import N_TAGS
-from .encoded import Encoded
+from spacy_gdcws.nn.biaffine import BiaffineGapScorer
+from spacy_gdcws.nn.crf import N_TAGS
+from spacy_gdcws.nn.encoded import Encoded
 
 
 class GapScorer(nn.Module):

@@ -4,7 +4,8 @@ from typing import Sequence
 import torch
 from torch import nn
 
-from .encoded import Encoded
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.encoded import Encoded
 
 
 class IteratedDilatedCNN(nn.Module):
@@ -29,9 +30,9 @@ class IteratedDilatedCNN(nn.Module):
                  dropout: float = 0.0) -> None:
         super().__init__()
         if kernel % 2 != 1 or kernel < 3:
-            raise ValueError(f"[E059] the convolution width must be odd and at least 3, got {kernel}")
+            raise ValueError(Errors.E059.format(kernel=kernel))
         if iterations < 1 or not dilations or min(dilations) < 1:
-            raise ValueError("[E060] the ID-CNN needs at least one iteration and positive dilations")
+            raise ValueError(Errors.E060)
         self.width = width
         self.dilations = tuple(int(d) for d in dilations)
         self.iterations = iterations

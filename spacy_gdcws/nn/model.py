@@ -4,11 +4,11 @@ from typing import Any, Dict, Optional
 import torch
 from torch import nn
 
-from .config import GDConfig
-from .embed import CharEmbedding, sinusoidal_positions  # noqa: F401 (re-exported)
-from .encoder import Pipeline
-from .gd_encoder import Fusion, GDEncoder, word_sum_pool  # noqa: F401 (re-exported)
-from .heads import GapScorer
+from spacy_gdcws.nn.config import GDConfig, check_widths
+from spacy_gdcws.nn.embed import CharEmbedding, sinusoidal_positions  # noqa: F401 (re-exported)
+from spacy_gdcws.nn.encoder import Pipeline
+from spacy_gdcws.nn.gd_encoder import Fusion, GDEncoder, word_sum_pool  # noqa: F401 (re-exported)
+from spacy_gdcws.nn.heads import GapScorer
 
 
 class SegmentationNet(nn.Module):
@@ -25,9 +25,7 @@ class SegmentationNet(nn.Module):
     def __init__(self, embed: nn.Module, encoder: nn.Module, head: nn.Module) -> None:
         super().__init__()
         for inner, outer, what in ((embed, encoder, "embed and encoder"), (encoder, head, "encoder and scorer")):
-            if getattr(inner, "width", None) != getattr(outer, "width", None):
-                raise ValueError(f"[E058] the widths of the {what} differ: {getattr(inner, 'width', None)} "
-                                 f"vs {getattr(outer, 'width', None)}; give both the same width")
+            check_widths(what, getattr(inner, "width", None), getattr(outer, "width", None))
         self.embed = embed
         self.encoder = encoder
         self.head = head

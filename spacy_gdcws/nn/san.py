@@ -5,9 +5,10 @@ from typing import NamedTuple, Optional
 import torch
 from torch import nn
 
-from .attention import GaussianDirectionalAttention, attention_mask
-from .encoded import Encoded
-from .encoder import EncoderLayer
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.attention import GaussianDirectionalAttention, attention_mask
+from spacy_gdcws.nn.encoded import Encoded
+from spacy_gdcws.nn.encoder import EncoderLayer
 
 
 def band_mask(length: int, radius: int, device: torch.device = None) -> torch.Tensor:
@@ -112,7 +113,7 @@ class LocalSelfAttentionEncoder(nn.Module):
                  relative_positions: bool = False, relative_embeddings: bool = False) -> None:
         super().__init__()
         if radius < 1:
-            raise ValueError(f"[E061] the attention radius must be at least 1, got {radius}")
+            raise ValueError(Errors.E061.format(radius=radius))
         self.width = width
         self.radius = radius
         self.layers = nn.ModuleList(EncoderLayer(width, n_heads, d_ff, dropout, pre_norm=True,

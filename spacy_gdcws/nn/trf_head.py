@@ -2,7 +2,8 @@
 import torch
 from torch import nn
 
-from .encoded import Encoded
+from spacy_gdcws.nn.config import check_widths
+from spacy_gdcws.nn.encoded import Encoded
 
 
 class TransformerHead(nn.Module):
@@ -14,10 +15,7 @@ class TransformerHead(nn.Module):
 
     def __init__(self, hidden_width: int, width: int, head: nn.Module, dropout: float = 0.1) -> None:
         super().__init__()
-        if getattr(head, "width", None) != width:
-            what = "transformer projection and scorer"
-            raise ValueError(f"[E058] the widths of the {what} differ: {width} vs "
-                             f"{getattr(head, 'width', None)}; give both the same width")
+        check_widths("transformer projection and scorer", width, getattr(head, "width", None))
         self.hidden_width = hidden_width
         self.width = width
         self.proj = nn.Linear(hidden_width, width)

@@ -3,7 +3,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterator, List, Optional, Tuple, Union
 
-from ..errors import Errors
+from spacy_gdcws.errors import Errors
 
 
 class CorpusFormatError(ValueError):

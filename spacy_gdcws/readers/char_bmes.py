@@ -12,8 +12,8 @@ from typing import Iterable, Iterator, List, Optional, Tuple, Union
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from ..errors import Errors
-from .base import CorpusFormatError, read_lines
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.readers.base import CorpusFormatError, read_lines
 
 Entity = Tuple[int, int, str]
 

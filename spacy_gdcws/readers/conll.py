@@ -7,7 +7,7 @@ columns 2, 4, 5, 7 and 8. Comment lines (`#`), multi-word token ranges
 from pathlib import Path
 from typing import Iterator, List, Optional, Union
 
-from .base import Sentence, fail, read_lines
+from spacy_gdcws.readers.base import Sentence, fail, read_lines
 
 N_COLUMNS = 10
 

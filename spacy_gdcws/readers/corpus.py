@@ -9,11 +9,11 @@ from spacy.training import Example
 from spacy.util import registry
 from spacy.vocab import Vocab
 
-from ..errors import Errors
-from .base import Sentence
-from .conll import read_conll
-from .sighan import read_sighan
-from .wordpos import read_wordpos
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.readers.base import Sentence
+from spacy_gdcws.readers.conll import read_conll
+from spacy_gdcws.readers.sighan import read_sighan
+from spacy_gdcws.readers.wordpos import read_wordpos
 
 FORMATS: Dict[str, Callable[[Union[str, Path]], Iterator[Sentence]]] = {
     "sighan": read_sighan,

@@ -7,7 +7,7 @@ kept).
 from pathlib import Path
 from typing import Iterator, Union
 
-from .base import Sentence, read_lines
+from spacy_gdcws.readers.base import Sentence, read_lines
 
 
 def read_sighan(path: Union[str, Path]) -> Iterator[Sentence]:

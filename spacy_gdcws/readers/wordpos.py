@@ -2,7 +2,7 @@
 from pathlib import Path
 from typing import Iterator, Union
 
-from .base import Sentence, fail, read_lines
+from spacy_gdcws.readers.base import Sentence, fail, read_lines
 
 
 def read_wordpos(path: Union[str, Path]) -> Iterator[Sentence]:

@@ -1,0 +1,345 @@
+"""Character docs' tokens as arrays, read in one pass (no Python loop per character).
+
+Everything the data path needs of a doc (ORTH ids, offsets, whitespace,
+line breaks, the first code point of each token) comes from the texts our
+tokenizer remembers, a whole batch at once (`text_batch_arrays`), or else
+from `Doc.to_array` and the doc's text; featurization and decoding never
+create `Token` objects on the hot path. Words go back into docs built from
+ORTH ids (`batch_words`, `DocMaker`).
+"""
+import weakref
+from dataclasses import dataclass
+from functools import cached_property
+from typing import List, Optional, Sequence
+
+import numpy
+from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
+from spacy.strings import get_string_id
+from spacy.tokens import Doc
+
+from spacy_gdcws.data.ragged import interleaved
+
+_ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
+# stands in for the code point of a token of several characters (a whitespace
+# run): beyond Unicode, so it never matches a dictionary word's character
+MULTI_CHAR_CODE = 0x110000
+
+
+@dataclass
+class TokenArrays:
+    """Per-token arrays of one doc (n tokens).
+
+    orth (uint64): ORTH ids. idx, length (int64): character offset and length.
+    is_space, trailing (bool): whitespace token; token followed by a space.
+    codes (int64): the token's code point if it is one character, else
+        `MULTI_CHAR_CODE`. first (int64): the code point of its first character.
+    breaks (bool): whitespace tokens that contain a line break.
+    """
+
+    orth: numpy.ndarray
+    idx: numpy.ndarray
+    length: numpy.ndarray
+    is_space: numpy.ndarray
+    trailing: numpy.ndarray
+    codes: numpy.ndarray
+    first: numpy.ndarray
+    breaks: numpy.ndarray
+    text: str = ""
+
+    def __len__(self) -> int:
+        return len(self.orth)
+
+    @property
+    def forced(self) -> numpy.ndarray:
+        """Gaps that are boundaries whatever the model says (n - 1,): next to a
+        whitespace token, or after a token with trailing whitespace."""
+        return self.is_space[:-1] | self.is_space[1:] | self.trailing[:-1]
+
+
+# each doc's arrays while the doc lives: the model's featurization and the
+# segmenter's decoding read them once (a retokenized doc, whose number of
+# tokens changed, is read again)
+_CACHE: "weakref.WeakKeyDictionary[Doc, TokenArrays]" = weakref.WeakKeyDictionary()
+
+
+# the text each doc was made from, where its tokenizer says (ours does)
+_TEXTS: "weakref.WeakKeyDictionary[Doc, str]" = weakref.WeakKeyDictionary()
+
+
+def remember_text(doc: Doc, text: str) -> None:
+    """Record the text a doc was just made from (`doc.text` costs a `Token` per token)."""
+    _TEXTS[doc] = text
+
+
+def token_arrays(doc: Doc) -> TokenArrays:
+    """A doc's tokens as `TokenArrays` (read once per doc and kept while it lives)."""
+    cached = _CACHE.get(doc)
+    if cached is not None and len(cached) == len(doc):
+        return cached
+    arrays = _CACHE[doc] = read_token_arrays(doc)
+    return arrays
+
+
+def read_token_arrays(doc: Doc) -> TokenArrays:
+    """Read a doc's tokens into `TokenArrays`."""
+    n = len(doc)
+    if not n:
+        empty = numpy.zeros(0, dtype=numpy.int64)
+        none = numpy.zeros(0, dtype=bool)
+        return TokenArrays(empty.astype(numpy.uint64), empty, empty, none, none, empty, empty, none)
+    arr = doc.to_array(_ATTRS).reshape(n, len(_ATTRS))
+    orth = arr[:, 0].astype(numpy.uint64)
+    idx = arr[:, 1].astype(numpy.int64)
+    length = arr[:, 2].astype(numpy.int64)
+    is_space = arr[:, 3].astype(bool)
+    trailing = arr[:, 4].astype(bool)
+    text = _TEXTS.get(doc)
+    if text is None or len(text) != int(idx[-1] + length[-1] + trailing[-1]):
+        text = doc_text(doc, orth, trailing)
+    points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+    first = points[idx] if len(points) else numpy.zeros(n, dtype=numpy.int64)
+    codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)
+    breaks = numpy.zeros(n, dtype=bool)
+    for i in numpy.flatnonzero(is_space):
+        piece = text[idx[i] : idx[i] + length[i]]
+        breaks[i] = "\n" in piece or "\r" in piece
+    return TokenArrays(orth, idx, length, is_space, trailing, codes, first, breaks, text)
+
+
+def doc_text(doc: Doc, orth: numpy.ndarray, trailing: numpy.ndarray) -> str:
+    """`doc.text` from the tokens' ORTH ids and trailing-space flags (string
+    lookups instead of one `Token` object per character)."""
+    strings = doc.vocab.strings
+    pieces = [strings[o] for o in orth.tolist()]
+    for i in numpy.flatnonzero(trailing).tolist():
+        pieces[i] += " "
+    return "".join(pieces)
+
+
+# what stands between two docs laid end to end: a line break (a whitespace token
+# that is a break, so every gap next to it is forced and the priors see a line edge)
+_SEPARATOR = "\n"
+
+
+@dataclass
+class BatchArrays:
+    """The `TokenArrays` of several docs laid end to end, a line-break token
+    between neighbours, so that gap rules and decoding priors run once per
+    batch instead of once per doc. Doc k's token i is flat token
+    `starts[k] + i` and its gap j (after token j) is flat gap `starts[k] + j`;
+    the two gaps next to each separator belong to no doc (`real_gaps`). An
+    empty doc has no token: two separators meet.
+
+    arrays (TokenArrays): The flat arrays; `text` is the texts joined by "\\n".
+    lengths (int64): Tokens per doc. starts (int64): Each doc's first flat token.
+    """
+
+    arrays: TokenArrays
+    lengths: numpy.ndarray
+    starts: numpy.ndarray
+
+    @cached_property
+    def separators(self) -> numpy.ndarray:
+        """Bool (N,): the flat tokens that stand between docs."""
+        out = numpy.zeros(len(self.arrays), dtype=bool)
+        out[(self.starts + self.lengths)[:-1]] = True
+        return out
+
+    @cached_property
+    def real_gaps(self) -> numpy.ndarray:
+        """Bool (N - 1,): the flat gaps that are a doc's (not next to a separator)."""
+        separators = self.separators
+        return ~separators[:-1] & ~separators[1:]
+
+
+def batch_words(laid: BatchArrays, bounds: numpy.ndarray):
+    """The words of docs laid end to end, cut at `bounds` (bool (N - 1,) over
+    the flat gaps; the gaps next to separators are cut whatever it says).
+
+    RETURNS (Tuple[List[str], List[bool], numpy.ndarray, numpy.ndarray]): the
+        words of all docs in order, whether a space follows each, and each
+        doc's first word and end (words[first[k]:end[k]] are doc k's).
+    """
+    arrays = laid.arrays
+    n = len(arrays)
+    if not n:
+        none = numpy.zeros(len(laid.lengths), dtype=numpy.int64)
+        return [], [], none, none
+    separators = laid.separators
+    cut = separators[:-1] | separators[1:]
+    if n > 1:
+        cut |= numpy.asarray(bounds, dtype=bool)
+    ends = numpy.flatnonzero(cut) + 1
+    first = numpy.concatenate([[0], ends])
+    last = numpy.concatenate([ends, [n]]) - 1
+    keep = ~separators[first]
+    first, last = first[keep], last[keep]
+    begin = arrays.idx[first]
+    end = arrays.idx[last] + arrays.length[last]
+    text = arrays.text
+    words = [text[a:b] for a, b in zip(begin.tolist(), end.tolist())]
+    doc_first = numpy.searchsorted(first, laid.starts)
+    doc_end = numpy.searchsorted(first, laid.starts + laid.lengths)
+    return words, arrays.trailing[last].tolist(), doc_first, doc_end
+
+
+def batch_arrays(arrays: list) -> BatchArrays:
+    """Lay several docs' `TokenArrays` end to end (`BatchArrays`; at least one doc)."""
+    lengths = numpy.fromiter((len(a) for a in arrays), dtype=numpy.int64, count=len(arrays))
+    starts = numpy.zeros(len(arrays), dtype=numpy.int64)
+    numpy.cumsum(lengths[:-1] + 1, out=starts[1:])
+    text = _SEPARATOR.join(a.text for a in arrays)
+    text_lengths = numpy.fromiter((len(a.text) for a in arrays), dtype=numpy.int64, count=len(arrays))
+    text_starts = numpy.zeros(len(arrays), dtype=numpy.int64)
+    numpy.cumsum(text_lengths[:-1] + 1, out=text_starts[1:])
+
+    def cat(field: str, separator: numpy.ndarray) -> numpy.ndarray:
+        return numpy.concatenate(interleaved([getattr(a, field) for a in arrays], separator))
+
+    one = lambda value, dtype: numpy.full(1, value, dtype=dtype)  # noqa: E731
+    # the separator's own idx is its doc's text length: the offset below moves it onto the "\n"
+    idx_pieces = interleaved([a.idx for a in arrays], None)
+    idx_pieces[1::2] = [one(n, numpy.int64) for n in text_lengths[:-1].tolist()]
+    idx = numpy.concatenate(idx_pieces) + numpy.repeat(text_starts, lengths + 1)[: int(lengths.sum()) + len(arrays) - 1]
+    flat = TokenArrays(
+        orth=cat("orth", one(0, numpy.uint64)),
+        idx=idx,
+        length=cat("length", one(1, numpy.int64)),
+        is_space=cat("is_space", one(True, bool)),
+        trailing=cat("trailing", one(False, bool)),
+        codes=cat("codes", one(MULTI_CHAR_CODE, numpy.int64)),
+        first=cat("first", one(MULTI_CHAR_CODE, numpy.int64)),
+        breaks=cat("breaks", one(True, bool)),
+        text=text,
+    )
+    return BatchArrays(flat, lengths, starts)
+
+
+# str.isspace() per code point (no whitespace lies beyond U+3000)
+_SPACE_LIMIT = 0x3001
+_IS_SPACE = numpy.array([chr(c).isspace() for c in range(_SPACE_LIMIT)], dtype=bool)
+# spaCy's ORTH id (string hash) of each one-character string, 0 = not computed yet
+_ORTH_OF = numpy.zeros(0x110000, dtype=numpy.uint64)
+
+
+def char_orths(points: numpy.ndarray) -> numpy.ndarray:
+    """ORTH ids (uint64) of one-character strings, by code point; each
+    character's hash is computed once per process."""
+    orth = _ORTH_OF[points]
+    missing = orth == 0
+    if missing.any():
+        new = numpy.unique(points[missing])
+        _ORTH_OF[new] = numpy.fromiter((get_string_id(chr(int(c))) for c in new), dtype=numpy.uint64, count=len(new))
+        orth = _ORTH_OF[points]
+    return orth
+
+
+def text_batch_arrays(texts: Sequence[str]) -> BatchArrays:
+    """The `BatchArrays` of the docs that `tokenizer.ChineseCharTokenizer`
+    makes of `texts`, straight from the texts in one vectorised pass (what
+    `batch_arrays` of each doc's `token_arrays` gives, without reading the docs).
+
+    The rule: a character that is not whitespace is a token; a single " "
+    after one is its trailing space; every other run of whitespace is a token.
+    """
+    text = _SEPARATOR.join(texts)
+    points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+    n_chars = len(points)
+    text_lengths = numpy.fromiter((len(t) for t in texts), dtype=numpy.int64, count=len(texts))
+    separator = numpy.zeros(n_chars, dtype=bool)
+    separator[(numpy.cumsum(text_lengths + 1) - 1)[:-1]] = True
+    space = _IS_SPACE[numpy.minimum(points, _SPACE_LIMIT - 1)] & (points < _SPACE_LIMIT) & ~separator
+    char = ~space & ~separator
+    # a " " right after a character is that character's trailing space
+    absorbed = numpy.zeros(n_chars, dtype=bool)
+    absorbed[1:] = (points[1:] == 32) & char[:-1]
+    run = space & ~absorbed
+    run_start = run.copy()
+    run_start[1:] &= ~run[:-1]
+    starts_at = numpy.flatnonzero(char | separator | run_start)  # each token's first character
+    n_tokens = len(starts_at)
+    next_start = numpy.append(starts_at[1:], n_chars)
+    trailing = numpy.zeros(n_tokens, dtype=bool)
+    inside = starts_at + 1 < n_chars
+    trailing[inside] = absorbed[starts_at[inside] + 1]
+    length = next_start - starts_at - trailing
+    is_separator = separator[starts_at]
+    is_space = space[starts_at] | is_separator
+    first = numpy.where(is_separator, MULTI_CHAR_CODE, points[starts_at])
+    codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)
+    line_break = numpy.concatenate([[0], numpy.cumsum(space & ((points == 10) | (points == 13)))])
+    breaks = is_separator | (is_space & (line_break[starts_at + length] > line_break[starts_at]))
+    orth = numpy.zeros(n_tokens, dtype=numpy.uint64)
+    single = ~is_separator & (length == 1)
+    orth[single] = char_orths(points[starts_at[single]])
+    for i in numpy.flatnonzero(length > 1).tolist():  # whitespace runs
+        orth[i] = get_string_id(text[starts_at[i] : starts_at[i] + length[i]])
+    flat = TokenArrays(orth, starts_at, length, is_space, trailing, codes, first, breaks, text)
+    separators = numpy.flatnonzero(is_separator)
+    doc_starts = numpy.concatenate([[0], separators + 1])
+    doc_lengths = numpy.append(separators, n_tokens) - doc_starts
+    return BatchArrays(flat, doc_lengths, doc_starts)
+
+
+# the last batch read by `docs_batch_arrays`: weak references to its docs, and its arrays
+_LAST_BATCH: list = [(), None]
+
+
+def docs_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
+    """The `BatchArrays` of a batch of docs (at least one), kept for the
+    same docs until another batch is read, so that the model's featurization,
+    the character check and decoding read a batch once.
+
+    Docs made by `tokenizer.ChineseCharTokenizer` (their text remembered,
+    their number of tokens the rule's) are read from their texts in one pass
+    (`text_batch_arrays`); any other doc is read token by token (`token_arrays`).
+    """
+    refs, cached = _LAST_BATCH
+    if (cached is not None and len(refs) == len(docs) and all(r() is d for r, d in zip(refs, docs))
+            and all(len(d) == n for d, n in zip(docs, cached.lengths.tolist()))):  # not retokenized since
+        return cached
+    texts: List[Optional[str]] = [_TEXTS.get(doc) for doc in docs]
+    batch = None
+    if all(t is not None for t in texts):
+        batch = text_batch_arrays(texts)
+        sizes = numpy.fromiter((len(doc) for doc in docs), dtype=numpy.int64, count=len(docs))
+        if not numpy.array_equal(batch.lengths, sizes):  # retokenized since: read the tokens
+            batch = None
+    if batch is None:
+        batch = batch_arrays([token_arrays(doc) for doc in docs])
+    _LAST_BATCH[:] = [tuple(weakref.ref(doc) for doc in docs), batch]
+    return batch
+
+
+class DocMaker:
+    """`Doc(vocab, words=..., spaces=...)` from the words' ORTH ids, each
+    word's id kept once seen (at most `max_words`; then the cache starts
+    over), so building a doc hashes no string it has met before.
+
+    Strings a memory zone added are gone when it ends: a doc whose ids the
+    vocab no longer knows is built from its strings and the cache starts over.
+    """
+
+    def __init__(self, vocab, max_words: int = 1_000_000) -> None:
+        self.vocab = vocab
+        self.max_words = max_words
+        self._orths: dict = {}
+
+    def __call__(self, words: List[str], spaces: List[bool], **kwargs) -> Doc:
+        orths = self._orths
+        try:
+            ids = [orths[w] for w in words]
+        except KeyError:
+            new = set(words).difference(orths)
+            if len(orths) + len(new) > self.max_words:
+                orths.clear()
+                new = set(words)
+            add = self.vocab.strings.add
+            for word in new:
+                orths[word] = add(word)
+            ids = [orths[w] for w in words]
+        try:
+            return Doc(self.vocab, words=ids, spaces=spaces, **kwargs)
+        except KeyError:
+            orths.clear()
+            return Doc(self.vocab, words=words, spaces=spaces, **kwargs)

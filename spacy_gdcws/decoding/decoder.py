@@ -1,0 +1,228 @@
+"""One decoder from a batch's scores to word boundaries.
+
+Gap rules first (whitespace always wins, then the user dictionary's "force"
+words, then atomic units: `gap_rules`), then one of three decodings of the
+whole batch laid end to end (`doc_arrays.BatchArrays`):
+- a CRF tagger's scores: its Viterbi path (`decoding.crf`);
+- gap logits with no chain prior: each gap against the threshold (greedy);
+- gap logits with the transition or tag prior: the Viterbi path of the chain
+  the priors make (`decoding.chain`).
+The bigram prior and the user dictionary's "prefer" words add to the gap
+logits before either of the last two.
+
+A decoding weight is a `Weight` attribute of `Decoder` (checked on every
+assignment); adding one is a line here, where it is used, and a setting of the
+factory (`pipeline.factory`): see docs/add-a-decoding-weight.md.
+"""
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy
+
+from spacy_gdcws.data.doc_arrays import BatchArrays, docs_batch_arrays
+from spacy_gdcws.decoding.chain import padded_viterbi, tag_chain_emissions
+from spacy_gdcws.decoding.crf import crf_boundaries
+from spacy_gdcws.decoding.priors import (
+    PairCounts,
+    TagIndex,
+    gap_keys_from_codes,
+    prior_codes,
+    tag_pmi,
+    tag_potentials,
+    transition_log_probs,
+)
+from spacy_gdcws.decoding.units import inner_gaps
+from spacy_gdcws.decoding.user_dict import UserDictionary
+from spacy_gdcws.errors import Errors
+
+
+def decoding_weight(name: str, value: Any) -> float:
+    """A checked decoding weight (E030 unless a finite number >= 0)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(Errors.E030.format(name=name, value=value)) from None
+    if not (number >= 0.0 and math.isfinite(number)):
+        raise ValueError(Errors.E030.format(name=name, value=value))
+    return number
+
+
+def threshold_value(value: Any) -> float:
+    """A checked threshold (E013 unless a number strictly between 0 and 1)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(Errors.E013.format(threshold=value)) from None
+    if not 0.0 < number < 1.0:
+        raise ValueError(Errors.E013.format(threshold=value))
+    return number
+
+
+class Weight:
+    """A decoding weight: a finite number >= 0 (0 = off), checked when set."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        return self if obj is None else obj.__dict__[self.name]
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.name] = decoding_weight(self.name, value)
+
+
+class Decoder:
+    """Turns a batch's scores into word boundaries (see the module docstring).
+
+    cfg (Dict[str, Any]): The component's cfg, shared (saved with it): the
+        threshold and the training data's counts of the chain priors
+        ("transitions", "tags").
+    name (str): The component's name, for error messages.
+    """
+
+    # weight of the gap-label transitions of the training data (0 = off)
+    transition_weight = Weight()
+    # weight of the characters' word-position tags of the training data (0 = off)
+    tag_prior_weight = Weight()
+    # weight of the character pairs' boundary log-odds of the training data (0 = off)
+    bigram_prior_weight = Weight()
+    # what a "prefer" word of the user dictionary adds at its edges (and subtracts inside)
+    user_dict_bonus = Weight()
+    # the weights that need counts of the training data, with the cfg key of those counts
+    COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
+
+    def __init__(self, cfg: Dict[str, Any], name: str, *, transition_weight: float, tag_prior_weight: float,
+                 bigram_prior_weight: float, user_dict_bonus: float, atomic_units: bool) -> None:
+        self.cfg = cfg
+        self.name = name
+        self.transition_weight = transition_weight
+        self.tag_prior_weight = tag_prior_weight
+        self.bigram_prior_weight = bigram_prior_weight
+        self.user_dict_bonus = user_dict_bonus
+        self.atomic_units = bool(atomic_units)
+        self.user_dict = UserDictionary()
+        # the training data's boundary counts by character pair and window (saved in a file of its own)
+        self.pair_counts: Optional[PairCounts] = None
+        # priors computed from the counts in cfg, with the counts they came from
+        self._priors: Dict[str, Tuple[Any, Any]] = {}
+
+    @property
+    def threshold_logit(self) -> float:
+        """The logit of the threshold: gap logits are compared against it."""
+        threshold = self.cfg["threshold"]
+        return float(numpy.log(threshold / (1.0 - threshold)))
+
+    @property
+    def uses_chain(self) -> bool:
+        """Whether a prior couples neighbouring gaps (Viterbi instead of greedy)."""
+        return self.transition_weight > 0.0 or self.tag_prior_weight > 0.0
+
+    def check_counts(self, **weights: float) -> None:
+        """E031 if decoding with these weights (default: the decoder's own) needs
+        counts that it does not have (pipelines trained before they were recorded)."""
+        for weight, key in self.COUNTS.items():
+            present = self.pair_counts is not None if key == "pairs" else key in self.cfg
+            if weights.get(weight, getattr(self, weight)) > 0.0 and not present:
+                raise ValueError(Errors.E031.format(name=self.name, key=key))
+
+    def gap_rules(self, arrays: Any) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+        """A doc's gap constraints (-1 free, 0 no boundary, 1 boundary) and logit
+        bonuses (None: none) from whitespace, atomic units and the user dictionary
+        (`doc_arrays.TokenArrays` in). Whitespace always wins, then "force" words."""
+        forced = arrays.forced
+        constraints = numpy.where(forced, 1, -1)
+        bias = None
+        if self.atomic_units:
+            constraints[inner_gaps(arrays.text, arrays.idx, arrays.first) & ~forced] = 0
+        if len(self.user_dict):
+            words, bias = self.user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
+            constraints = numpy.where((words >= 0) & ~forced, words, constraints)
+        return constraints, bias
+
+    def decode(self, docs: Sequence[Any], scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:
+        """Where words end in each doc (None for docs of fewer than 2 tokens);
+        `tags`: the scores are a CRF tagger's."""
+        out: List[Optional[numpy.ndarray]] = [None] * len(docs)
+        if not docs:
+            return out
+        laid = docs_batch_arrays(list(docs))
+        bounds = self.flat_boundaries(scores, laid, tags)
+        for i, (start, n) in enumerate(zip(laid.starts.tolist(), laid.lengths.tolist())):
+            if n >= 2:
+                out[i] = bounds[start : start + n - 1]
+        return out
+
+    def flat_boundaries(self, scores: Sequence[Any], laid: BatchArrays, tags: bool) -> numpy.ndarray:
+        """`decode` over the flat gaps of the docs laid end to end: bool (N - 1,),
+        True where a word ends (a doc's gaps only, False next to separators)."""
+        flat = laid.arrays
+        bounds = numpy.zeros(max(len(flat) - 1, 0), dtype=bool)
+        index = [i for i, n in enumerate(laid.lengths.tolist()) if n >= 2]
+        if not index:
+            return bounds
+        constraint, bias = self.gap_rules(flat)
+        spans = [(s, s + n - 1) for s, n in zip(laid.starts[index].tolist(), laid.lengths[index].tolist())]
+        if tags:
+            biases = None if bias is None else [bias[a:b] for a, b in spans]
+            decoded = crf_boundaries([scores[i] for i in index], [constraint[a:b] for a, b in spans], biases)
+            for (a, b), doc_bounds in zip(spans, decoded):
+                bounds[a:b] = doc_bounds
+            return bounds
+        self.check_counts()
+        real = laid.real_gaps
+        # the scores' own dtype: the threshold is subtracted in it, as always
+        logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
+        for i, (a, b) in zip(index, spans):
+            logits[a:b] = numpy.asarray(scores[i])[:, 0]
+        logits -= self.threshold_logit
+        logits[~real] = 0.0
+        if bias is not None:
+            logits = logits + bias
+        if self.bigram_prior_weight > 0.0:
+            keys = gap_keys_from_codes(prior_codes(flat.first, flat.length), flat.breaks)
+            logits = logits + self.bigram_prior_weight * self.pair_counts.log_odds_of_keys(*keys)
+        if self.uses_chain:
+            bounds = self._chain_boundaries(laid, logits, constraint, index)
+        else:
+            bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
+        return bounds & real
+
+    def _chain_boundaries(self, laid: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
+                          index: List[int]) -> numpy.ndarray:
+        """The Viterbi labelling of a batch's flat gaps under the transition and
+        tag priors (`chain.tag_chain_emissions`)."""
+        pairs = None
+        if self.tag_prior_weight > 0.0:
+            index_map, table = self.prior("tags", tag_pmi)
+            tag_index = self.prior("tags_index", lambda _: TagIndex(index_map, len(table)), source="tags")
+            pairs = self.tag_prior_weight * numpy.take(table, tag_index.rows_of(laid.arrays.codes), axis=0)
+        emissions = tag_chain_emissions(logits, self.log_transitions(), self.transition_weight, pairs,
+                                        laid.arrays.breaks, real_gaps=laid.real_gaps)
+        return padded_viterbi(emissions, constraint, laid.lengths[index], laid.starts[index])
+
+    def log_transitions(self) -> numpy.ndarray:
+        """The gap-label transitions' log-probabilities (zeros when the weight is 0)."""
+        if self.transition_weight <= 0.0:
+            return numpy.zeros((2, 2))
+        return self.prior("transitions", lambda counts: transition_log_probs(numpy.asarray(counts)))
+
+    def pair_scores(self, tokens: Sequence[str],
+                    held_out: Optional[Tuple[Dict[str, int], numpy.ndarray]] = None) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+        """The transitions' log-probabilities (to weight by `transition_weight`)
+        and a doc's weighted tag scores (None with `tag_prior_weight` 0), from
+        `held_out` (a tag prior counted without the doc's block) where given."""
+        pairs = None
+        if self.tag_prior_weight > 0.0:
+            index, table = held_out or self.prior("tags", tag_pmi)
+            pairs = self.tag_prior_weight * tag_potentials(list(tokens), index, table)
+        return self.log_transitions(), pairs
+
+    def prior(self, key: str, compute: Callable[[Any], Any], source: Optional[str] = None) -> Any:
+        """`compute(cfg[source or key])`, computed again only when those counts change."""
+        counts = self.cfg.get(source or key)
+        if counts is None:
+            raise ValueError(Errors.E031.format(name=self.name, key=source or key))
+        cached = self._priors.get(key)
+        if cached is None or cached[0] is not counts:
+            cached = self._priors[key] = (counts, compute(counts))
+        return cached[1]

@@ -1,0 +1,115 @@
+"""Named entities scored on character offsets.
+
+Pipelines that tokenize the same text differently (the segmenter's words, another
+segmenter's words, one token per character) are compared on one gold standard: a
+predicted entity counts if its (start, end, label) in characters equals a gold one.
+An entity whose first or last character falls inside a token cannot be predicted by
+a token-level NER at all; the share of such *unreachable* gold entities is what a
+tokenization costs before any model is trained.
+"""
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.readers.char_bmes import Entity
+from spacy_gdcws.segment import segmenter_names
+from spacy_gdcws.eval.ud_eval import prf
+
+
+def doc_entities(doc: Doc) -> List[Entity]:
+    """`doc.ents` as (start_char, end_char, label)."""
+    return [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+
+
+def token_edges(doc: Doc) -> Set[int]:
+    """The character offsets where a token starts or ends."""
+    edges: Set[int] = set()
+    for token in doc:
+        edges.add(token.idx)
+        edges.add(token.idx + len(token.text))
+    return edges
+
+
+def unreachable(entities: Iterable[Entity], doc: Doc) -> List[Entity]:
+    """The entities that do not start and end on token boundaries of `doc`."""
+    edges = token_edges(doc)
+    return [e for e in entities if e[0] not in edges or e[1] not in edges]
+
+
+def score_entities(pairs: Iterable[Tuple[Sequence[Entity], Sequence[Entity]]]) -> Dict[str, dict]:
+    """Exact-match scores of (predicted, gold) entity lists, one pair per document.
+
+    RETURNS: {"overall": {"p", "r", "f", "correct", "predicted", "gold"},
+        "per_type": {label: the same}}.
+    """
+    correct: Counter = Counter()
+    predicted: Counter = Counter()
+    gold: Counter = Counter()
+    for pred, ref in pairs:
+        pred_set, ref_set = set(pred), set(ref)
+        predicted.update(e[2] for e in pred_set)
+        gold.update(e[2] for e in ref_set)
+        correct.update(e[2] for e in pred_set & ref_set)
+
+    def table(c: int, p: int, g: int) -> Dict[str, float]:
+        return {**prf(c, p, g), "correct": c, "predicted": p, "gold": g}
+
+    labels = sorted(set(gold) | set(predicted))
+    return {
+        "overall": table(sum(correct.values()), sum(predicted.values()), sum(gold.values())),
+        "per_type": {label: table(correct[label], predicted[label], gold[label]) for label in labels},
+    }
+
+
+def unreachable_counts(docs: Iterable[Doc], golds: Iterable[Doc]) -> Dict[str, float]:
+    """How many of the gold docs' entities the tokens of `docs` (the same texts) leave
+    unreachable: {"gold", "unreachable", "share"}."""
+    n_gold = n_lost = 0
+    for doc, gold in zip(docs, golds):
+        entities = doc_entities(gold)
+        n_gold += len(entities)
+        n_lost += len(unreachable(entities, doc))
+    return {"gold": n_gold, "unreachable": n_lost, "share": n_lost / n_gold if n_gold else 0.0}
+
+
+def reachability(nlp: Language, golds: Sequence[Doc], batch_size: int = 64) -> Dict[str, float]:
+    """`unreachable_counts` for the pipeline's tokenization (tokenizer and
+    segmenters, nothing after them) of the gold docs' texts."""
+    keep = set(segmenter_names(nlp))
+    with nlp.select_pipes(disable=[n for n in nlp.pipe_names if n not in keep]):
+        return unreachable_counts(nlp.pipe((g.text for g in golds), batch_size=batch_size), golds)
+
+
+def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
+                 source: Optional[Union[str, Path]] = None) -> Dict[str, object]:
+    """Run `nlp` on the gold docs' texts and score its entities on character offsets.
+
+    golds (Sequence[Doc]): Reference docs with `doc.ents` (any tokenization).
+    source: The gold file, named in errors.
+    RETURNS: `score_entities`'s tables, plus "unreachable" (gold entities off the
+        predicted token boundaries: count and share), "reachable_recall" (recall
+        over the reachable ones), "tokens" and "chars_per_second".
+    """
+    start = time.perf_counter()
+    predicted = list(nlp.pipe((g.text for g in golds), batch_size=batch_size))
+    seconds = time.perf_counter() - start
+    for i, (doc, gold) in enumerate(zip(predicted, golds)):
+        if doc.text != gold.text:
+            raise ValueError(Errors.E075.format(path=source or "<docs>", i=i))
+    scores = score_entities((doc_entities(doc), doc_entities(gold)) for doc, gold in zip(predicted, golds))
+    lost = unreachable_counts(predicted, golds)
+    n_reachable = lost["gold"] - lost["unreachable"]
+    n_chars = sum(len(g.text) for g in golds)
+    return {
+        **scores,
+        "unreachable": lost,
+        "reachable_recall": scores["overall"]["correct"] / n_reachable if n_reachable > 0 else 0.0,
+        "tokens": sum(len(doc) for doc in predicted),
+        "chars": n_chars,
+        "chars_per_second": round(n_chars / seconds) if seconds > 0 else None,
+    }

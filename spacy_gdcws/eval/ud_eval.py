@@ -1,0 +1,106 @@
+"""Downstream evaluation aligned on characters, as in the CoNLL 2017/2018 UD
+shared tasks: a predicted word counts only if its character span equals a gold
+word's span, so segmentation errors cost tagging and parsing points.
+
+- Words: precision, recall, F over matching spans.
+- UPOS: a matched word whose UPOS equals the gold one.
+- UAS: a matched word whose head is the word with the gold head's span (or both
+  are roots). LAS: UAS and the same relation label.
+
+Each is reported as precision, recall and F (on gold segmentation P = R = F:
+the plain accuracies).
+"""
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.segment import find_segmenter
+
+Span = Tuple[int, int]
+
+
+def _word_spans(doc: Doc) -> List[Optional[Span]]:
+    """Character spans of the non-space tokens (None for whitespace tokens),
+    counted over the text without whitespace, so that a predicted doc and a
+    gold doc whose texts differ only in spacing still align."""
+    spans: List[Optional[Span]] = []
+    offset = 0
+    for token in doc:
+        n = sum(1 for c in token.text if not c.isspace())
+        if token.is_space or n == 0:
+            spans.append(None)
+        else:
+            spans.append((offset, offset + n))
+        offset += n
+    return spans
+
+
+def _analyses(doc: Doc) -> Dict[Span, Tuple[str, Optional[Span], str]]:
+    """span -> (UPOS, head span or None for a root, relation)."""
+    spans = _word_spans(doc)
+    out: Dict[Span, Tuple[str, Optional[Span], str]] = {}
+    for token, span in zip(doc, spans):
+        if span is None:
+            continue
+        head = None if token.head.i == token.i else spans[token.head.i]
+        out[span] = (token.pos_, head, token.dep_.lower())
+    return out
+
+
+def prf(correct: int, n_pred: int, n_gold: int) -> Dict[str, float]:
+    """Precision, recall and F from counts (0 where undefined)."""
+    p = correct / n_pred if n_pred else 0.0
+    r = correct / n_gold if n_gold else 0.0
+    return {"p": p, "r": r, "f": 2 * p * r / (p + r) if p + r else 0.0}
+
+
+def score_ud(pairs: Iterable[Tuple[Doc, Doc]]) -> Dict[str, Dict[str, float]]:
+    """Character-aligned scores of (predicted, gold) doc pairs.
+
+    The texts of each pair must agree once whitespace is removed.
+    RETURNS (Dict[str, Dict[str, float]]): {"words"|"upos"|"uas"|"las": {"p", "r", "f"}}.
+    """
+    n_pred = n_gold = 0
+    correct = {"words": 0, "upos": 0, "uas": 0, "las": 0}
+    for i, (pred, gold) in enumerate(pairs):
+        if "".join(pred.text.split()) != "".join(gold.text.split()):
+            raise ValueError(Errors.E023.format(i=i))
+        p, g = _analyses(pred), _analyses(gold)
+        n_pred += len(p)
+        n_gold += len(g)
+        for span, (pos, head, dep) in p.items():
+            if span not in g:
+                continue
+            gpos, ghead, gdep = g[span]
+            correct["words"] += 1
+            correct["upos"] += pos == gpos
+            if head == ghead:
+                correct["uas"] += 1
+                correct["las"] += dep == gdep
+    return {name: prf(n, n_pred, n_gold) for name, n in correct.items()}
+
+
+def gold_word_docs(golds: Sequence[Doc], nlp: Language) -> List[Doc]:
+    """Docs of the gold words with no annotation (input for gold segmentation)."""
+    return [Doc(nlp.vocab, words=[t.text for t in g], spaces=[bool(t.whitespace_) for t in g]) for g in golds]
+
+
+def evaluate_pipeline(nlp: Language, golds: Sequence[Doc], segmenter: Optional[str] = None,
+                      batch_size: int = 64) -> Dict[str, Dict[str, Dict[str, float]]]:
+    """Score a pipeline on gold docs twice: from raw text (the segmenter's
+    words) and from the gold words (every component but the segmenter).
+    segmenter (Optional[str]): Its name (default: the first gdcws_segmenter).
+
+    RETURNS: {"predicted_segmentation": scores, "gold_segmentation": scores},
+        each as returned by `score_ud`.
+    """
+    segmenter = find_segmenter(nlp, segmenter)
+    predicted = list(nlp.pipe((g.text for g in golds), batch_size=batch_size))
+    with nlp.select_pipes(disable=[segmenter]):
+        on_gold = list(nlp.pipe(gold_word_docs(golds, nlp), batch_size=batch_size))
+    return {
+        "predicted_segmentation": score_ud(zip(predicted, golds)),
+        "gold_segmentation": score_ud(zip(on_gold, golds)),
+    }

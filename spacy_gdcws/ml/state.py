@@ -1,0 +1,123 @@
+"""The model's state, kept in thinc attrs under the names below so that it is
+saved with the model: the training words and their counts (dictionary
+features), the blocks of block leave-out, the n-gram vocabulary (serialized
+through thinc's `serialize_attr`), the output kind and the vectors' rows."""
+from itertools import islice
+from typing import Any, Iterable, Sequence
+
+import numpy
+from spacy.tokens import Doc
+from thinc.api import Model, deserialize_attr, serialize_attr
+
+from spacy_gdcws.data.doc_arrays import token_arrays
+from spacy_gdcws.data.features import (
+    LexiconIndex,
+    NgramVocab,
+    ngram_keys,
+    source_text,
+)
+from spacy_gdcws.errors import Errors
+
+# Gaps that the model never scores (next to a line break) get this logit:
+# they are boundaries by construction.
+FORCED_BOUNDARY_LOGIT = 30.0
+LEXICON_ATTR = "lexicon"
+LEXICON_COUNTS_ATTR = "lexicon_counts"
+HOLDOUT_FOLDS_ATTR = "holdout_blocks"
+# set by spacy_gdcws.ml.quantize: the model predicts only
+QUANTIZED_ATTR = "quantized"
+NGRAM_VOCAB_ATTR = "ngram_vocab"
+# set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ml.ensemble): they predict only
+ENSEMBLE_ATTR = "ensemble"
+# what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
+OUTPUT_ATTR = "output"
+# columns of CRF potentials per character (4 x 4 tag pairs, `nn.crf`)
+TAG_COLUMNS = 16
+
+@serialize_attr.register(NgramVocab)
+def _serialize_ngram_vocab(_: NgramVocab, value: NgramVocab, name: str, model: Model) -> bytes:
+    return value.to_bytes()
+
+
+@deserialize_attr.register(NgramVocab)
+def _deserialize_ngram_vocab(_: NgramVocab, value: bytes, name: str, model: Model) -> NgramVocab:
+    return NgramVocab.from_bytes(value)
+
+
+def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> None:
+    """Record the characters and bigrams of the training docs as the model's
+    n-gram vocabulary (a no-op for a model without `ngram_vocab`). Set the
+    model's `HoldoutFolds` first for block leave-out."""
+    if model.attrs.get(NGRAM_VOCAB_ATTR) is None:
+        return
+    use_bigrams = model.attrs["bigrams"]
+    batches, folds = [], []
+    it = iter(docs)
+    while True:
+        part = list(islice(it, chunk))
+        if not part:
+            break
+        # no character classes here: they only choose the UNK keys, which are never counted
+        arrays = [token_arrays(d) for d in part]
+        batches.append(ngram_keys([a.orth for a in arrays], [a.breaks for a in arrays], use_bigrams))
+        folds.append(doc_folds(model, part))
+    model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
+        batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds
+    )
+
+
+def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:
+    """Each doc's training block for block leave-out (-1: none, or no blocks)."""
+    folds = model.attrs.get(HOLDOUT_FOLDS_ATTR)
+    if folds is None:
+        return numpy.full(len(docs), -1, dtype=numpy.int64)
+    return numpy.asarray([folds.fold(source_text(doc)) for doc in docs], dtype=numpy.int64)
+
+
+
+LEXICON_INDEX_ATTR = "lexicon_index"
+
+
+def lexicon_index(model: Model, lexicon: Any, max_len: int) -> LexiconIndex:
+    """The model's `LexiconIndex` of `lexicon`, built again only when the
+    dictionary changes (not serialized: thinc skips attrs msgpack cannot write)."""
+    cached = model.attrs.get(LEXICON_INDEX_ATTR)
+    if cached is None or cached[0] is not lexicon:
+        cached = model.attrs[LEXICON_INDEX_ATTR] = (lexicon, LexiconIndex(lexicon, max_len))
+    return cached[1]
+
+
+def vector_rows(vocab: Any, orths: numpy.ndarray) -> numpy.ndarray:
+    """Rows of `vocab.vectors` for each token (-1: no vector)."""
+    vectors = vocab.vectors
+    if vectors.mode != "default":
+        raise ValueError(Errors.E042.format(mode=vectors.mode))
+    if not len(orths):
+        return numpy.zeros(0, dtype=numpy.int64)
+    return numpy.asarray(vectors.find(keys=numpy.asarray(orths, dtype=numpy.uint64)), dtype=numpy.int64).reshape(-1)
+
+
+def output_kind(model: Model) -> str:
+    """What a segmentation model's arrays hold: "gaps" or "tags" (the first
+    node that says; an ensemble's members all say the same)."""
+    for node in model.walk():
+        if OUTPUT_ATTR in node.attrs:
+            return node.attrs[OUTPUT_ATTR]
+    return "gaps"
+
+
+def set_model_vectors(model: Model, vocab: Any) -> None:
+    """Copy `vocab.vectors` into the embedding of every node that uses
+    pretrained vectors (E043 if the vocab has none)."""
+    for node in model.walk():
+        if not node.attrs.get("vectors"):
+            continue
+        import torch
+
+        net = node.layers[0].shims[0]._model
+        table = vocab.vectors
+        if table.mode != "default":
+            raise ValueError(Errors.E042.format(mode=table.mode))
+        if not table.shape[0]:
+            raise ValueError(Errors.E043.format(width=net.embed.vectors_width))
+        net.embed.set_vectors(torch.from_numpy(numpy.asarray(table.data, dtype="f")))

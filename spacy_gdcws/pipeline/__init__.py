@@ -1,0 +1,1 @@
+"""The `gdcws_segmenter` pipeline component and its factory."""

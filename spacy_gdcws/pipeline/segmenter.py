@@ -1,0 +1,342 @@
+"""The `gdcws_segmenter` pipeline component: merges character tokens into words.
+
+The component coordinates: the model scores a batch (`predict`), the decoder
+turns scores into boundaries (`decoding.decoder`), `pipeline.words` turns
+boundaries into word docs, `pipeline.loss` scores them against gold words,
+`pipeline.counts` reads the training data and `pipeline.serialize` saves and
+loads it. Its settings and their defaults: `pipeline.factory`.
+"""
+from functools import partial
+from itertools import islice
+from pathlib import Path
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    Union,
+)
+
+import numpy
+from spacy import util
+from spacy.language import Language
+from spacy.pipeline import TrainablePipe
+from spacy.tokens import Doc
+from spacy.training import Example, validate_examples, validate_get_examples
+from spacy.vocab import Vocab
+from thinc.api import Model, Optimizer
+from thinc.types import Floats2d
+
+from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
+from spacy_gdcws.decoding.decoder import Decoder, threshold_value
+from spacy_gdcws.decoding.priors import tag_pmi
+from spacy_gdcws.decoding.user_dict import read_user_dict
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.ml.state import ENSEMBLE_ATTR, HOLDOUT_FOLDS_ATTR, LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR, output_kind, record_ngram_vocab, set_model_vectors
+from spacy_gdcws.pipeline import serialize
+from spacy_gdcws.pipeline.counts import DecodingCounts, TrainingData, has_known_spaces
+from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, tagger_loss
+from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
+from spacy_gdcws.training.augment import PseudoWords
+
+
+class _FromDecoder:
+    """A decoding setting of the component, kept by its `Decoder`."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        return self if obj is None else getattr(obj.decoder, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.decoder, self.name, value)
+
+
+class GDSegmenter(TrainablePipe):
+    """Merge the character tokens of a doc into words.
+
+    Runs first in the pipeline, after `spacy_gdcws.ChineseCharTokenizer.v1`
+    (or `spacy.zh.ChineseTokenizer` in "char" mode: the same tokens). Gap j
+    lies between tokens j and j + 1; it is a boundary when the model says so,
+    and always next to whitespace, so `doc.text` never changes. The settings
+    are described at `pipeline.factory.make_segmenter`.
+    """
+
+    transition_weight = _FromDecoder()
+    tag_prior_weight = _FromDecoder()
+    bigram_prior_weight = _FromDecoder()
+    user_dict_bonus = _FromDecoder()
+    atomic_units = _FromDecoder()
+    user_dict = _FromDecoder()
+    pair_counts = _FromDecoder()
+
+    def __init__(self, vocab: Vocab, model: Model[List[Doc], List[Floats2d]], name: str = "gdcws_segmenter", *,
+                 threshold: float, scorer: Optional[Callable], loss: str, held_out_priors: bool,
+                 pseudo_words: float, pseudo_chars: float, **decoding: Any) -> None:
+        self.vocab = vocab
+        self.model = model
+        self.name = name
+        self.scorer = scorer
+        # saved with the component: the threshold and, recorded by initialize, the training
+        # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
+        self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
+        self.decoder = Decoder(self.cfg, name, **decoding)
+        if loss not in LOSSES:
+            raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
+        self.loss = loss
+        self.held_out_priors = held_out_priors
+        for code, value in ((Errors.E039, pseudo_words), (Errors.E040, pseudo_chars)):
+            if not 0.0 <= value < 1.0:
+                raise ValueError(code.format(value=value))
+        self.pseudo_words, self.pseudo_chars = pseudo_words, pseudo_chars
+        # training only (not saved), set by initialize: where pseudo-words come from, and
+        # per block of the training data the tag prior counted without it (held_out_priors)
+        self._pseudo: Optional[PseudoWords] = None
+        self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
+        self._words = WordDocs()
+        self.train_words = set()
+        self._check_tag_settings()
+
+    def add_words(self, words: Iterable[str], mode: str = "force") -> int:
+        """Add words to the user dictionary. "force": each occurrence (by forward
+        maximum matching) is one word, never split and never merged with its
+        neighbours; "prefer": its edges are favoured as boundaries and its inside
+        as no boundary by `user_dict_bonus` logits, and the model may override it.
+        RETURNS (int): the number of words added."""
+        return self.user_dict.add(words, mode)
+
+    def remove_words(self, words: Iterable[str]) -> None:
+        """Remove words from the user dictionary."""
+        self.user_dict.remove(words)
+
+    @property
+    def scores_tags(self) -> bool:
+        """Whether the model scores BMES tags with a CRF (`spacy_gdcws.CRFTagger.v1`) rather than gaps."""
+        return output_kind(self.model) == "tags"
+
+    def _check_tag_settings(self) -> None:
+        """E044 if a setting for gap scorers is on with a CRF tagger."""
+        if not self.scores_tags:
+            return
+        if self.loss != "bce":
+            raise ValueError(Errors.E044.format(what="loss", default='"bce" (the tagger trains its own CRF)'))
+        for what in Decoder.COUNTS:
+            if getattr(self, what) > 0:
+                raise ValueError(Errors.E044.format(what=what, default="0"))
+
+    @property
+    def train_words(self) -> Set[str]:
+        """The words of the training data: the OOV dictionary of the scorer
+        and, for a model with dictionary features, the model's lexicon."""
+        return self._train_words
+
+    @train_words.setter
+    def train_words(self, words: Iterable[str]) -> None:
+        self._train_words = set(words)
+        lexicon = frozenset(self._train_words)
+        for node in self.model.walk():  # the model, or each member of an ensemble
+            if LEXICON_ATTR in node.attrs:
+                node.attrs[LEXICON_ATTR] = lexicon
+
+    @property
+    def threshold(self) -> float:
+        return self.cfg["threshold"]
+
+    @threshold.setter
+    def threshold(self, value: float) -> None:
+        self.cfg["threshold"] = threshold_value(value)
+
+    @property
+    def labels(self) -> Tuple[str, ...]:
+        return tuple()
+
+    def add_label(self, label: str) -> int:
+        raise NotImplementedError(Errors.E012.format(label=label))
+
+    def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
+        """Scores for a batch of character docs: one (len(doc) - 1, n_scores)
+        array of gap logits, or one (len(doc), n_scores) array of CRF potentials, per doc."""
+        docs = list(docs)
+        check_char_tokens(docs)
+        return self.model.predict(docs)
+
+    def __call__(self, doc: Doc) -> Doc:
+        """Segment one character doc: RETURNS a new doc of words (same text,
+        `user_data` and `cats`); a doc of fewer than 2 tokens comes back as is."""
+        error_handler = self.get_error_handler()
+        try:
+            return self.segmented_docs([doc], self.predict([doc]))[0]
+        except Exception as e:
+            error_handler(self.name, self, [doc], e)
+
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """Segment a stream of character docs in batches: yields new docs of words."""
+        error_handler = self.get_error_handler()
+        for docs in util.minibatch(stream, size=batch_size):
+            try:
+                yield from self.segmented_docs(docs, self.predict(docs))
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
+
+    def segmented_docs(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Doc]:
+        """New docs of words built from the words and spaces (`pipeline.words`)."""
+        docs = list(docs)
+        return self._words.docs(docs, *self._decoded(docs, scores)) if docs else []
+
+    def segmented_words(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[List[str]]:
+        """The words of each doc as strings, whitespace left out (no `Doc` built)."""
+        docs = list(docs)
+        return self._words.words(*self._decoded(docs, scores)) if docs else []
+
+    def _decoded(self, docs: List[Doc], scores: Sequence[Floats2d]):
+        """The batch laid end to end and its flat boundaries."""
+        self._check_tag_settings()
+        laid = docs_batch_arrays(docs)
+        return laid, self.decoder.flat_boundaries(scores, laid, self.scores_tags)
+
+    def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
+        """Where words end in each doc (bool per gap; None for docs of fewer than 2 tokens)."""
+        self._check_tag_settings()
+        return self.decoder.decode(list(docs), scores, self.scores_tags)
+
+    def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
+        """Bool (len(doc) - 1,): where words end in one doc with at least 2 tokens."""
+        bounds = self.decode([doc], [doc_scores])[0]
+        return numpy.zeros(0, dtype=bool) if bounds is None else bounds
+
+    def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
+        """Merge each doc's characters into words in place, in one retokenization
+        per doc (`__call__` and `pipe` build new docs instead)."""
+        docs = list(docs)
+        for doc, bounds in zip(docs, self.decode(docs, scores)):
+            if bounds is not None:
+                merge_words(doc, bounds)
+
+    def get_loss(self, examples: Iterable[Example], scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """The loss of a batch and its gradient per doc (`pipeline.loss`): the
+        BMES CRF's for a tagger, otherwise BCE per gap (or the gap chain's CRF
+        for the final scorer with `loss = "crf"`)."""
+        examples = list(examples)
+        if self.scores_tags:
+            loss, d_scores = tagger_loss(examples, [self.model.ops.to_numpy(s) for s in scores])
+        else:
+            loss, d_scores = gap_loss(examples, scores, self.decoder, self.loss, self._held_out_prior)
+        return loss, [self.model.ops.asarray2f(d) for d in d_scores]
+
+    def _held_out_prior(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
+        """The tag prior without the training doc's block (None if not recorded or not a training doc)."""
+        folds = self.model.attrs.get(HOLDOUT_FOLDS_ATTR)
+        if self._held_out_priors is None or folds is None:
+            return None
+        block = folds.fold(source_text(doc))
+        return self._held_out_priors[block] if block >= 0 else None
+
+    def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
+               losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
+        """Learn from a batch of examples. Dropout is set in the architecture:
+        `drop` (spaCy's `[training] dropout`) cannot reach the torch module."""
+        losses = {} if losses is None else losses
+        losses.setdefault(self.name, 0.0)
+        examples = [eg for eg in examples if has_known_spaces(eg)]
+        if not examples:
+            return losses
+        validate_examples(examples, "GDSegmenter.update")
+        self._check_not_quantized()
+        if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
+            examples = [self._pseudo.apply(eg, self.pseudo_words, self.pseudo_chars) for eg in examples]
+        scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
+        loss, d_scores = self.get_loss(examples, scores)
+        backprop(d_scores)
+        if sgd is not None:
+            self.finish_update(sgd)
+        losses[self.name] += loss
+        return losses
+
+    def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
+                   user_dict: Optional[Union[str, Path]] = None, user_dict_mode: str = "force") -> None:
+        """Check the training data and record what it gives: its words (OOV
+        recall, dictionary features), the n-gram vocabulary, block leave-out and
+        the decoding priors' counts. The torch module is built eagerly from the
+        config, so there is no shape inference to do here.
+
+        user_dict (Optional[Union[str, Path]]): A user dictionary file to load
+            (`[initialize.components.NAME] user_dict = "words.txt"`): one word
+            per line, optionally followed by its mode (`user_dict.read_user_dict`).
+        user_dict_mode (str): The mode of words given without one.
+        """
+        validate_get_examples(get_examples, "GDSegmenter.initialize")
+        if user_dict is not None:
+            for word, mode in read_user_dict(user_dict, user_dict_mode):
+                self.user_dict.add([word], mode)
+        if self.model.attrs.get(ENSEMBLE_ATTR):
+            raise ValueError(Errors.E036)
+        data = TrainingData(get_examples)
+        if not data.texts:
+            raise ValueError(Errors.E019)
+        self.train_words = set(data.counts)
+        augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
+        self._pseudo = PseudoWords.from_counts(data.counts) if augment else None
+        self._store_decoding_counts(data.decoding)
+        k = self.model.attrs.get("holdout_folds", 0)
+        local: Dict[str, int] = {}
+        self._held_out_priors = None
+        if k >= 2:
+            n = len(data.texts)
+            self.model.attrs[HOLDOUT_FOLDS_ATTR] = HoldoutFolds.from_texts(data.texts, k)
+            block = partial(HoldoutFolds.block_of_index, n=n, k=k)
+            local = {w: block(i) for w, i in data.first.items() if block(i) == block(data.last[w])}
+            if self.held_out_priors:
+                self._held_out_priors = [tag_pmi(c) for c in data.decoding.tags.held_out([block(i) for i in range(n)], k)]
+        if LEXICON_COUNTS_ATTR in self.model.attrs:
+            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.counts, local)
+        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
+        set_model_vectors(self.model, self.vocab)
+        self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
+
+    def record_transitions(self, examples: Iterable[Example]) -> None:
+        """Count the decoding priors of gold examples (`initialize` does this with
+        the training data; this is for pipelines trained before it did)."""
+        self._store_decoding_counts(DecodingCounts.of(examples))
+
+    def _store_decoding_counts(self, decoding: DecodingCounts) -> None:
+        """Keep the priors' counts: in cfg (transitions, tags) and, saved in a file of its own, `pair_counts`."""
+        self.cfg["transitions"] = decoding.transitions.tolist()
+        self.cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
+        self.pair_counts = decoding.pairs.counts()
+
+    def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
+        """Token P/R/F, plus OOV and IV recall against the training vocabulary."""
+        if self.scorer is None:
+            return {}
+        kwargs.setdefault("vocabulary", self.train_words)
+        return self.scorer(examples, **kwargs)
+
+    def _check_not_quantized(self) -> None:
+        if self.model.attrs.get(QUANTIZED_ATTR):
+            raise ValueError(Errors.E025.format(name=self.name))
+
+    def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
+        self._check_not_quantized()
+        self._validate_serialization_attrs()
+        return serialize.to_bytes(self, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":
+        self._validate_serialization_attrs()
+        serialize.from_bytes(self, bytes_data, exclude)
+        return self
+
+    def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
+        self._check_not_quantized()
+        serialize.to_disk(self, Path(path), exclude)
+
+    def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":
+        serialize.from_disk(self, Path(path), exclude)
+        return self

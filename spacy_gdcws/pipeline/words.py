@@ -1,0 +1,96 @@
+"""From boundaries to words: one path from a batch's decoded gaps to word
+`Doc`s (or to the words as strings), the in-place merge of `set_annotations`,
+and the checks of the character docs that come in."""
+from typing import Any, List, Sequence, Union
+
+import numpy
+from spacy.tokens import Doc
+
+from spacy_gdcws.data.doc_arrays import (
+    BatchArrays,
+    DocMaker,
+    batch_words,
+    docs_batch_arrays,
+    token_arrays,
+)
+from spacy_gdcws.errors import Errors
+
+
+def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
+    """E014 unless every token of the docs that is not whitespace is one
+    character (the segmenter merges characters: on words it would do nothing).
+    One check over the batch's tokens laid end to end (`docs_batch_arrays`)."""
+    docs = [docs] if isinstance(docs, Doc) else list(docs)
+    if not docs:
+        return
+    laid = docs_batch_arrays(docs)
+    wide = ~laid.arrays.is_space & (laid.arrays.length > 1)
+    if wide.any():
+        flat = int(numpy.flatnonzero(wide)[0])
+        k = int(numpy.searchsorted(laid.starts, flat, side="right")) - 1
+        token = docs[k][flat - int(laid.starts[k])]
+        raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
+
+
+def forced_boundaries(doc: Doc) -> numpy.ndarray:
+    """Gaps that are boundaries whatever the model says: next to a whitespace
+    token, or after a token with trailing whitespace (`TokenArrays.forced`)."""
+    return token_arrays(doc).forced
+
+
+class WordDocs:
+    """Cuts a decoded batch into words and builds word docs, keeping one
+    `DocMaker` (word ids) per vocab."""
+
+    def __init__(self) -> None:
+        self._maker: Any = None
+
+    def docs(self, docs: List[Doc], laid: BatchArrays, bounds: numpy.ndarray) -> List[Doc]:
+        """New docs of words (no retokenization): the text is the input's
+        exactly, and `user_data`, `cats` and span groups are carried
+        over; a doc of fewer than 2 tokens comes back as is."""
+        words, spaces, first, end = batch_words(laid, bounds)
+        make_doc = self._doc_maker(docs[0].vocab)
+        return [doc if b - a == len(doc) else new_words_doc(doc, words[a:b], spaces[a:b], make_doc)
+                for doc, a, b in zip(docs, first.tolist(), end.tolist())]
+
+    @staticmethod
+    def words(laid: BatchArrays, bounds: numpy.ndarray) -> List[List[str]]:
+        """The words of each doc as strings, whitespace left out (no `Doc` built)."""
+        words, _, first, end = batch_words(laid, bounds)
+        return [[w for w in words[a:b] if not w.isspace()] for a, b in zip(first.tolist(), end.tolist())]
+
+    def _doc_maker(self, vocab: Any) -> DocMaker:
+        if self._maker is None or self._maker.vocab is not vocab:
+            self._maker = DocMaker(vocab)
+        return self._maker
+
+
+def new_words_doc(doc: Doc, words: List[str], spaces: List[bool], make_doc: DocMaker) -> Doc:
+    """A new doc of `words` (which cover `doc`'s text exactly, as `batch_words`
+    cuts them) that carries over `doc`'s `user_data`, `cats` and span groups
+    (by character offsets, expanded to whole words). `make_doc`: a `DocMaker`
+    of the doc's vocab."""
+    new = make_doc(words, spaces, user_data=doc.user_data)
+    new.cats = doc.cats
+    for key, group in doc.spans.items():
+        new.spans[key] = [new.char_span(span.start_char, span.end_char, label=span.label,
+                                        kb_id=span.kb_id, alignment_mode="expand") for span in group]
+    return new
+
+
+def merge_words(doc: Doc, boundaries: numpy.ndarray) -> None:
+    """Merge runs of tokens between boundaries, all in one retokenization.
+
+    boundaries (numpy.ndarray): Bool (len(doc) - 1,), True = a word ends at gap j.
+    """
+    ends = numpy.flatnonzero(boundaries) + 1
+    starts = numpy.concatenate([[0], ends])
+    stops = numpy.concatenate([ends, [len(doc)]])
+    multi = numpy.flatnonzero(stops - starts > 1)
+    if not len(multi):
+        return
+    with doc.retokenize() as retokenizer:
+        for i in multi:
+            retokenizer.merge(doc[int(starts[i]) : int(stops[i])])
+

@@ -1,0 +1,71 @@
+"""Where each known corpus lives inside a corpora folder, and its format.
+
+The layout is that of the official releases (and of `spacy project assets`):
+a folder holding `sighan2005/`, `sxu/`, `ud_zh/`, `zhuxian/`.
+"""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Optional
+
+from spacy_gdcws.errors import Errors
+
+
+@dataclass(frozen=True)
+class CorpusSpec:
+    """Files of one corpus, relative to the corpora folder.
+
+    train: training file (dev = its last 10% by default).
+    test: gold test file.
+    fmt: reader format of train and test.
+    raw: raw test text, where the release has one (else gold without spaces).
+    dictionary: official training vocabulary, where the release has one
+        (else built from the training file).
+    """
+
+    train: str
+    test: str
+    fmt: str
+    raw: Optional[str] = None
+    dictionary: Optional[str] = None
+    # format of the test file where it differs from the training file's
+    test_fmt: Optional[str] = None
+
+    @property
+    def test_format(self) -> str:
+        return self.test_fmt or self.fmt
+
+
+def _sighan(name: str, gold: Optional[str] = None) -> CorpusSpec:
+    return CorpusSpec(
+        train=f"sighan2005/training/{name}_training.utf8",
+        test=gold or f"sighan2005/gold/{name}_test_gold.utf8",
+        fmt="sighan",
+        raw=f"sighan2005/testing/{name}_test.utf8",
+        dictionary=f"sighan2005/gold/{name}_training_words.utf8",
+    )
+
+
+CORPORA: Dict[str, CorpusSpec] = {
+    # the offline default: the words of UD Chinese GSD train (CC BY-NC-SA 4.0), shipped in
+    # assets/, tested on UD_Chinese-GSDSimp test (CC BY-SA 4.0, shipped)
+    "ud_gsd": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll"),
+    # openly licensed (CC BY-SA 4.0), shipped in assets/: trains on the 500 dev sentences
+    "ud_gsdsimp": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll"),
+    "sxu": CorpusSpec("sxu/train.txt", "sxu/test.txt", "sighan"),
+    "ud": CorpusSpec("ud_zh/train.conll", "ud_zh/test.conll", "conll"),
+    "zx": CorpusSpec("zhuxian/train.zhuxian.wordpos", "zhuxian/test.zhuxian.wordpos", "wordpos"),
+    "pku": _sighan("pku"),
+    "msr": _sighan("msr"),
+    "as": _sighan("as", "sighan2005/gold/as_testing_gold.utf8"),
+    "cityu": _sighan("cityu"),
+}
+
+
+def get_corpus(name: str) -> CorpusSpec:
+    if name not in CORPORA:
+        raise ValueError(Errors.E017.format(fmt=name, options=sorted(CORPORA)))
+    return CORPORA[name]
+
+
+def resolve(corpora_dir: Path, relative: str) -> Path:
+    return Path(corpora_dir) / relative

@@ -1,0 +1,2 @@
+"""Training helpers: the learning-curve logger, the Noam schedule and
+pseudo-word augmentation."""
