@@ -1,4 +1,8 @@
-"""spacy-gdcws: Chinese word segmentation for spaCy with the GD-Transformer.
+"""spacy-gdcws: Chinese word segmentation for spaCy.
+
+The `gdcws_segmenter` component merges character tokens into words with a composed
+model, `embed >> encoder >> scorer` (ID-CNN-CRF by default; the GD-Transformer of
+Duan & Zhao 2020, L-SAN-CRF, BiLSTM-CRF or a pretrained transformer).
 
 Importing the package registers the component, architecture, scorer, schedule,
 readers and tokenizer. The same registrations are declared as entry points, so
@@ -16,8 +20,8 @@ else:
     from spacy_gdcws.data import tokenizer  # noqa: F401
     from spacy_gdcws.eval import scorer  # noqa: F401
     from spacy_gdcws.ml import ensemble, legacy  # noqa: F401
-    from spacy_gdcws.training import loggers, schedules  # noqa: F401
     from spacy_gdcws.pipeline import factory  # noqa: F401
     from spacy_gdcws.pipeline.segmenter import GDSegmenter
+    from spacy_gdcws.training import loggers, schedules  # noqa: F401
 
 __all__ = ["__version__", "GDSegmenter"]

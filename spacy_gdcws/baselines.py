@@ -10,7 +10,7 @@ from spacy.tokens import DocBin
 from spacy.vocab import Vocab
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import replace_dir
+from spacy_gdcws.io import current_umask, replace_dir
 from spacy_gdcws.segment import doc_words
 
 
@@ -32,6 +32,7 @@ def train_pkuseg(train: Union[str, Path], dev: Union[str, Path], output: Union[s
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=str(output.parent)))
+    work.chmod(0o777 & ~current_umask())  # mkdtemp makes it 0700; the output folder gets the usual mode
     for name, source in (("train", train), ("dev", dev)):
         (work / f"{name}.txt").write_text("".join(f"{line}\n" for line in docbin_gold_lines(source)), encoding="utf8")
     start = time.perf_counter()

@@ -113,8 +113,8 @@ class SegmentActor:
             spacy.require_gpu()
         self.nlp = spacy.load(model)
         if user_dict:
-            from spacy_gdcws.segment import find_segmenter
             from spacy_gdcws.decoding.user_dict import read_user_dict
+            from spacy_gdcws.segment import find_segmenter
 
             segmenter = self.nlp.get_pipe(find_segmenter(self.nlp))
             for word, mode in read_user_dict(user_dict, user_dict_mode):
@@ -167,7 +167,7 @@ def segment_corpus(input_path: Path, output_dir: Path, model: str, *, address: O
     except ImportError as e:
         raise ImportError(Errors.E070.format(error=e)) from None
     for name, value in (("actors", actors), ("batch_size", batch_size), ("nlp_batch_size", nlp_batch_size)):
-        if value < 1:
+        if not 1 <= value <= 2**31 - 1:
             raise ValueError(Errors.E047.format(name=name, value=value))
     files = find_inputs(Path(input_path), Path(output_dir))
     summary = Summary()

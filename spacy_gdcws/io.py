@@ -6,7 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import IO, Any, ContextManager, Iterator, Union
+from typing import IO, Any, ContextManager, Dict, Iterator, Optional, Tuple, Union
 
 
 def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
@@ -36,6 +36,8 @@ def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterato
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
+        # mkstemp makes the file 0600: give it the mode a plain open() would (0666 less the umask)
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, mode, **open_args) as f:
             yield f
         os.replace(tmp, path)
@@ -43,6 +45,52 @@ def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterato
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def check_outputs(outputs: Dict[str, Optional[Union[str, Path]]], inputs: Dict[str, Optional[Union[str, Path]]],
+                  folders: Tuple[str, ...] = ()) -> None:
+    """The one rule for every command that writes: an output path is never an
+    input path (E077), two outputs never share a path (E078), and a file output
+    is not an existing folder (E079; `folders` names the outputs that are folders).
+    Checked before any work, so a mistake costs nothing. Arguments map an
+    option's name (as the user typed it) to its path; None = not given; inputs
+    that are not paths (a package name) are skipped."""
+    from spacy_gdcws.errors import Errors
+
+    def key(path: Union[str, Path]) -> Path:
+        return Path(os.path.abspath(os.path.expanduser(str(path))))
+
+    seen: Dict[Path, str] = {}
+    for name, output in outputs.items():
+        if output is None or str(output) == "-":
+            continue
+        out = key(output)
+        for input_name, source in inputs.items():
+            if source is None or str(source) == "-":
+                continue
+            src = key(source)
+            same = out == src or (out.exists() and src.exists() and os.path.samefile(out, src))
+            if same:
+                raise ValueError(Errors.E077.format(output_name=name, output=output, input_name=f"{input_name} {source}"))
+        if out in seen:
+            raise ValueError(Errors.E078.format(first=seen[out], second=name, path=output))
+        seen[out] = name
+        if name not in folders and out.is_dir():
+            raise ValueError(Errors.E079.format(name=name, path=output))
+
+
+def current_umask() -> int:
+    """The process's umask (read without changing it where /proc has it)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except OSError:  # pragma: no cover (not Linux)
+        pass
+    mask = os.umask(0o022)  # pragma: no cover
+    os.umask(mask)  # pragma: no cover
+    return mask  # pragma: no cover
 
 
 CHECKSUMS = "checksums.json"
@@ -67,17 +115,20 @@ def write_checksums(folder: Union[str, Path]) -> None:
 def verify_checksums(folder: Union[str, Path]) -> bool:
     """Check the files under `folder` against its `checksums.json`: E063 for a
     listed file that is missing, E064 for one whose bytes changed. RETURNS
-    False if the folder has no checksums (saved before they were written)."""
+    False if the folder has no checksums or an empty file (the caller decides
+    whether that is an old folder or a damaged one)."""
     from spacy_gdcws.errors import Errors
 
     folder = Path(folder)
     listing = folder / CHECKSUMS
-    if not listing.exists():
+    if not listing.exists() or not listing.stat().st_size:
         return False
     try:
         sums = json.loads(listing.read_text(encoding="utf8"))
     except (ValueError, UnicodeDecodeError):
-        raise ValueError(Errors.E064.format(path=listing)) from None
+        sums = None
+    if not isinstance(sums, dict) or not all(isinstance(v, str) for v in sums.values()):
+        raise ValueError(Errors.E064.format(path=listing))
     for name, digest in sums.items():
         path = folder / name
         if not path.is_file():

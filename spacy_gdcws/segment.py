@@ -8,8 +8,8 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.readers.base import iter_lines, read_lines
 from spacy_gdcws.pipeline.segmenter import GDSegmenter
+from spacy_gdcws.readers.base import iter_lines, read_lines
 
 
 def doc_words(doc: Doc) -> List[str]:

@@ -2,10 +2,12 @@
 evaluate (official scorer), package, install, and `spacy.load("zh_gdcws")` in a
 fresh process."""
 import json
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,10 +23,28 @@ def copy_project(tmp_path: Path) -> Path:
     return project
 
 
+def isolated(tmp_path: Path) -> Tuple[List[str], Dict[str, str]]:
+    """The `--vars.pip_args` and environment that make the project install its
+    package into a folder of `tmp_path`, found only through PYTHONPATH: the
+    running environment (a user's `zh_gdcws`) is never touched (#38, case 15)."""
+    target = tmp_path / "site"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    return ["--vars.pip_args", f"--target {target}"], env
+
+
+def installed(name: str) -> str:
+    """What the running environment has under `name` (version and location), or "absent"."""
+    code = ("import importlib.metadata as m, sys\ntry:\n    d = m.distribution(sys.argv[1]); print(d.version, d.locate_file(''))\n"
+            "except m.PackageNotFoundError:\n    print('absent')")
+    return subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True).stdout.strip()
+
+
 def test_project_workflow_all(tmp_path):
     project = copy_project(tmp_path)
-    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    before = installed("zh_gdcws")
+    pip_args, env = isolated(tmp_path)
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20", *pip_args]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     metrics = json.loads((project / "metrics" / "ud_gsd.idcnn.json").read_text())
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
@@ -34,12 +54,14 @@ def test_project_workflow_all(tmp_path):
     code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); "
             "print(json.dumps([[t.text for t in nlp('我爱北京天安门。')], nlp.meta['license'], nlp.meta['performance'], "
             "nlp.meta['notes'], len(nlp.meta['sources'])]))")
-    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert fresh.returncode == 0, fresh.stderr
     words, licence, performance, notes, n_sources = json.loads(fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
     assert licence == "CC BY-NC-SA 4.0" and n_sources == 2 and "Model card" in notes
     assert performance["token_f"] == round(metrics["python"]["f"], 4)
+    # the user's own zh_gdcws is still the one they had (#38, case 15: failed on fda9378)
+    assert installed("zh_gdcws") == before
 
 
 def test_project_workflow_pipeline(tmp_path):
@@ -49,7 +71,9 @@ def test_project_workflow_pipeline(tmp_path):
     cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.corpus", "ud_gsdsimp",
            "--vars.max_steps", "20",
            "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
-    out = subprocess.run(cmd, capture_output=True, text=True)
+    before = installed("zh_gdcwspipe")
+    pip_args, env = isolated(tmp_path)
+    out = subprocess.run(cmd + pip_args, capture_output=True, text=True, env=env)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     metrics = json.loads((project / "metrics" / "ud_gsdsimp_pipeline.json").read_text())
     assert metrics["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
@@ -58,8 +82,9 @@ def test_project_workflow_pipeline(tmp_path):
         assert set(metrics[setting]) == {"words", "upos", "uas", "las"}
     code = ("import spacy; doc = spacy.load('zh_gdcwspipe')('我爱北京天安门。'); "
             "print(repr([(t.text, t.pos_, t.dep_, t.head.i) for t in doc]))")
-    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert fresh.returncode == 0, fresh.stderr
     analysis = eval(fresh.stdout.strip())
     assert "".join(w for w, _, _, _ in analysis) == "我爱北京天安门。"
     assert all(pos and dep and 0 <= head < len(analysis) for _, pos, dep, head in analysis)
+    assert installed("zh_gdcwspipe") == before

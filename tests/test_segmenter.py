@@ -426,3 +426,20 @@ def test_mixed_precision_on_cpu_predicts_in_bf16_and_trains_in_fp32(trained_nlp,
     assert scores16.dtype == numpy.float32 and not numpy.array_equal(scores16, scores32)
     assert numpy.allclose(scores16, scores32, atol=0.5)
     bf16.update(make_examples(bf16, sxu_sentences[:2]))  # no gradient scaler on CPU
+
+
+def test_factory_default_model_is_the_project_default():
+    """`nlp.add_pipe("gdcws_segmenter")` builds the model of the main job's config
+    (project.yml's `config` var: configs/idcnn.cfg); on fda9378 it built a GD-Transformer."""
+    from pathlib import Path
+
+    import srsly
+    from thinc.api import Config
+
+    root = Path(__file__).resolve().parent.parent
+    default = srsly.read_yaml(root / "project.yml")["vars"]["config"]
+    assert default == "idcnn"
+    config = Config().from_disk(root / "configs" / f"{default}.cfg", interpolate=False)
+    nlp = spacy.blank("zh")
+    nlp.add_pipe("gdcws_segmenter")
+    assert nlp.config["components"]["gdcws_segmenter"]["model"] == config["components"]["segmenter"]["model"]

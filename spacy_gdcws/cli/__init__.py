@@ -1,5 +1,19 @@
 """Command-line interface: `python -m spacy_gdcws` / `spacy-gdcws`."""
-from spacy_gdcws.cli import baselines, convert, ensemble, evaluate, evaluate_ud, ner, package_meta, prepare, score, segment, segment_corpus, tune, unpack  # noqa: F401  (register the commands)
+from spacy_gdcws.cli import (  # noqa: F401  (register the commands)
+    baselines,
+    convert,
+    ensemble,
+    evaluate,
+    evaluate_ud,
+    ner,
+    package_meta,
+    prepare,
+    score,
+    segment,
+    segment_corpus,
+    tune,
+    unpack,
+)
 from spacy_gdcws.cli._app import app, run
 
 __all__ = ["app", "run"]

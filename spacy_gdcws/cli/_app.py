@@ -1,13 +1,16 @@
 """The typer application that every subcommand registers on."""
 import re
+import signal
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 
+from spacy_gdcws.errors import Errors
+
 app = typer.Typer(
     name="spacy-gdcws",
-    help="GD-Transformer Chinese word segmentation for spaCy",
+    help="Chinese word segmentation for spaCy: segment text and corpora, prepare corpora, evaluate and tune segmenters.",
     no_args_is_help=True,
     add_completion=False,
 )
@@ -18,7 +21,13 @@ _CODED = re.compile(r"^\[[EW]\d{3,}\]")
 
 @app.callback()
 def main() -> None:
-    """Convert corpora, segment text, score segmentations."""
+    """Segment text (`segment`) and corpora on Ray (`segment-corpus`); convert and
+    prepare corpora for `spacy train`; evaluate, score and tune segmenters.
+
+    The spaCy project's own steps (`unpack-sighan`, `package-meta`) and its
+    downstream and baseline studies (`evaluate-ud`, `convert-ner`,
+    `evaluate-ner`, `train-pkuseg`) are commands too, left out of this list:
+    see project.yml."""
 
 
 def fail(message: str) -> NoReturn:
@@ -27,9 +36,27 @@ def fail(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
+def use_gpu(gpu_id: int) -> None:
+    """`spacy.require_gpu(gpu_id)` for a `--gpu-id` option (>= 0), as one coded line (E080) where it fails."""
+    if gpu_id < 0:
+        return
+    import spacy
+
+    try:
+        spacy.require_gpu(gpu_id)
+    except Exception as err:  # CuPy missing, no device, a driver error: all end the same way
+        fail(Errors.E080.format(gpu_id=gpu_id, error=err))
+
+
+def _terminate(signum: int, frame: Any) -> NoReturn:
+    """SIGTERM ends the command like Ctrl-C: files being written are removed, not left half-written."""
+    raise SystemExit(128 + signum)
+
+
 def run() -> None:
     """The command line: a coded error (a mistake in the input, the arguments or
     a model file) is one line on stderr and exit status 1, not a traceback."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
     except (ValueError, OSError, KeyError) as e:

@@ -6,9 +6,10 @@ from wasabi import msg
 
 from spacy_gdcws.baselines import train_pkuseg
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.io import check_outputs
 
 
-@app.command("train-pkuseg")
+@app.command("train-pkuseg", hidden=True)
 def train_pkuseg_cli(
     train: Path = typer.Argument(..., exists=True, dir_okay=False, help="Training docs (.spacy) with gold words"),
     dev: Path = typer.Argument(..., exists=True, dir_okay=False, help="Dev docs (.spacy), pkuseg's monitoring file"),
@@ -18,5 +19,6 @@ def train_pkuseg_cli(
     """Retrain spacy-pkuseg on exactly the sentences our segmenter trains on (needs
     the [baselines] extra). The folder loads with spacy_pkuseg.pkuseg(OUTPUT) and as
     [initialize.tokenizer] pkuseg_model of spaCy's zh tokenizer."""
+    check_outputs({"OUTPUT": output}, {"TRAIN": train, "DEV": dev}, folders=("OUTPUT",))
     seconds = train_pkuseg(train, dev, output, iterations)
     msg.good(f"pkuseg trained in {seconds:.0f} s -> {output}")

@@ -7,8 +7,9 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_gdcws.readers import Sentence, read_sentences, sentence_to_doc, split_dev
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.io import check_outputs
+from spacy_gdcws.readers import Sentence, read_sentences, sentence_to_doc, split_dev
 
 
 def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:
@@ -60,6 +61,7 @@ def convert_cli(
     Without --dev-output the whole file goes to OUTPUT_PATH. Bad lines stop
     the conversion with file and line.
     """
+    check_outputs({"OUTPUT_PATH": output_path, "--dev-output": dev_output, "--vocab-output": vocab_output, "--raw-output": raw_output, "--gold-output": gold_output}, {"INPUT_PATH": input_path})
     sentences = list(read_sentences(input_path, fmt))
     if dev_output is not None:
         train, dev = split_dev(sentences, dev_fraction, split, seed)

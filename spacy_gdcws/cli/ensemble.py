@@ -6,8 +6,9 @@ import spacy
 import typer
 from wasabi import msg
 
-from spacy_gdcws.ml.ensemble import build_ensemble
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.io import check_outputs
+from spacy_gdcws.ml.ensemble import build_ensemble
 
 
 @app.command("ensemble")
@@ -21,6 +22,7 @@ def ensemble_cli(
     seeds). The tokenizer, other components and decoding settings come from the
     first pipeline; choose the ensemble's decoding weights with `tune-decoding`.
     Inference costs one forward pass per member."""
+    check_outputs({"OUTPUT": output}, {f"MODEL {i + 1}": m for i, m in enumerate(models)}, folders=("OUTPUT",))
     nlp = build_ensemble([spacy.load(model) for model in models], segmenter)
     output.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)

@@ -7,10 +7,10 @@ import spacy
 import typer
 from wasabi import msg
 
+from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.evaluate import evaluate_segmenter
+from spacy_gdcws.io import atomic_write_text, check_outputs
 from spacy_gdcws.segment import find_segmenter
-from spacy_gdcws.io import atomic_write_text
-from spacy_gdcws.cli._app import app
 
 
 @app.command("evaluate")
@@ -36,8 +36,8 @@ def evaluate_cli(
     ),
 ) -> None:
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
-    if gpu_id >= 0:
-        spacy.require_gpu(gpu_id)
+    check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold, "DICTIONARY": dictionary, "--raw": raw})
+    use_gpu(gpu_id)
     nlp = spacy.load(model)
     settings = {}
     segmenter = nlp.get_pipe(find_segmenter(nlp))
@@ -55,7 +55,9 @@ def evaluate_cli(
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(output, json.dumps(result, indent=2, ensure_ascii=False) + "\n")  # metrics whole or not at all
     figures = result["official"] or result["python"]
-    source = "official perl scorer" if result["official"] else "Python scorer (perl not available)"
+    scorer = result["scorer"]
+    source = (f"official perl scorer {scorer['official_script']}" if result["official"]
+              else f"Python port of the official scorer: {scorer['why_not_official']}")
     msg.good(
         f"{name or model}: P {figures['precision']:.3f} R {figures['recall']:.3f} F {figures['f']:.3f} "
         f"OOV-R {figures['oov_recall'] or float('nan'):.3f} IV-R {figures['iv_recall'] or float('nan'):.3f} "

@@ -8,11 +8,12 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
+from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.ud_eval import evaluate_pipeline
-from spacy_gdcws.cli._app import app
+from spacy_gdcws.io import check_outputs
 
 
-@app.command("evaluate-ud")
+@app.command("evaluate-ud", hidden=True)
 def evaluate_ud_cli(
     model: str = typer.Argument(..., help="Pipeline name or path (segmenter + tagger/parser)"),
     gold: Path = typer.Argument(..., exists=True, help="Gold docs (.spacy) with POS and dependencies"),
@@ -22,8 +23,8 @@ def evaluate_ud_cli(
 ) -> None:
     """Word, UPOS, UAS and LAS precision/recall/F aligned on characters (CoNLL
     2018 style), from raw text and, for contrast, from the gold words."""
-    if gpu_id >= 0:
-        spacy.require_gpu(gpu_id)
+    check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold})
+    use_gpu(gpu_id)
     nlp = spacy.load(model)
     golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
     scores = evaluate_pipeline(nlp, golds, segmenter=segmenter)

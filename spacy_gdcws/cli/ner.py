@@ -10,13 +10,13 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_gdcws.io import atomic_write_bytes, atomic_write_text
+from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
+from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
 from spacy_gdcws.readers.char_bmes import read_char_bmes, sentence_to_ner_doc
-from spacy_gdcws.cli._app import app
 
 
-@app.command("convert-ner")
+@app.command("convert-ner", hidden=True)
 def convert_ner_cli(
     input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Char BMES file (`高 B-NAME` per line)"),
     output_path: Path = typer.Argument(..., dir_okay=False, help="Output .spacy file"),
@@ -24,6 +24,7 @@ def convert_ner_cli(
     """Convert a character-per-line BMES NER file (Resume NER) to DocBin: one
     token per character, entities as doc.ents (character offsets). Bad lines
     stop the conversion with file and line; nothing is written then."""
+    check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path})
     nlp = spacy.blank("zh")
     db = DocBin(store_user_data=True)
     labels: Counter = Counter()
@@ -41,7 +42,7 @@ def convert_ner_cli(
         msg.warn(f"{n_cut} entities run across a sentence break: each part is an entity of its sentence")
 
 
-@app.command("evaluate-ner")
+@app.command("evaluate-ner", hidden=True)
 def evaluate_ner_cli(
     model: str = typer.Argument(..., help="Pipeline name or path (tokenizer or segmenter, then ner)"),
     gold: Path = typer.Argument(..., exists=True, dir_okay=False, help="Gold docs (.spacy) with entities"),
@@ -54,8 +55,8 @@ def evaluate_ner_cli(
     """Entity P, R, F (overall and per type) on character offsets, so pipelines with
     different tokenizations are scored on the same gold; plus the share of gold
     entities whose boundaries fall inside a token (unreachable)."""
-    if gpu_id >= 0:
-        spacy.require_gpu(gpu_id)
+    check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold, "--train": train})
+    use_gpu(gpu_id)
     nlp = spacy.load(model)
     golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
     scores = evaluate_ner(nlp, golds, source=gold)

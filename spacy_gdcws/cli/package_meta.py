@@ -7,9 +7,9 @@ import srsly
 import typer
 from wasabi import msg
 
-from spacy_gdcws.readers.corpora import get_corpus
-from spacy_gdcws.io import atomic_write_text
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.io import atomic_write_text, check_outputs
+from spacy_gdcws.readers.corpora import get_corpus
 
 # the licence and sources of each corpus a packaged model may be trained on
 CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
@@ -51,7 +51,7 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
     return "\n".join(rows)
 
 
-@app.command("package-meta")
+@app.command("package-meta", hidden=True)
 def package_meta_cli(
     metrics: Path = typer.Argument(..., exists=True, help="Metrics JSON written by `evaluate`"),
     output: Path = typer.Argument(..., help="meta.json to write (for `spacy package --meta-path`)"),
@@ -63,6 +63,7 @@ def package_meta_cli(
 ) -> None:
     """Write the licence, sources, accuracy (official scorer) and a model card for
     `spacy package`: the packaged model's meta.json and README carry them."""
+    check_outputs({"OUTPUT": output}, {"METRICS": metrics, "--train": train})
     from spacy.tokens import DocBin
 
     get_corpus(corpus)  # E017 for an unknown corpus

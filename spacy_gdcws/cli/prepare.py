@@ -5,11 +5,16 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from spacy_gdcws.readers.corpora import get_corpus, resolve
-from spacy_gdcws.readers import read_sentences, split_dev
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.cli.convert import (
+    gold_lines,
+    write_docbin,
+    write_lines,
+    write_vocabulary,
+)
 from spacy_gdcws.eval.evaluate import raw_test_lines
-from spacy_gdcws.cli.convert import gold_lines, write_docbin, write_lines, write_vocabulary
+from spacy_gdcws.readers import read_sentences, split_dev
+from spacy_gdcws.readers.corpora import get_corpus, resolve
 
 
 @app.command("prepare")

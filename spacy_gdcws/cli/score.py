@@ -4,16 +4,16 @@ from pathlib import Path
 
 import typer
 
+from spacy_gdcws.cli._app import app, fail
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.sighan import score_files
-from spacy_gdcws.cli._app import app, fail
 
 
 @app.command("score")
 def score_cli(
-    dictionary: Path = typer.Argument(..., exists=True, help="Training vocabulary, one word per line"),
-    gold: Path = typer.Argument(..., exists=True, help="Gold segmentation"),
-    test: Path = typer.Argument(..., exists=True, help="Segmentation to score, line-aligned with gold"),
+    dictionary: Path = typer.Argument(..., exists=True, dir_okay=False, help="Training vocabulary, one word per line"),
+    gold: Path = typer.Argument(..., exists=True, dir_okay=False, help="Gold segmentation"),
+    test: Path = typer.Argument(..., exists=True, dir_okay=False, help="Segmentation to score, line-aligned with gold"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of the script's summary"),
     digits: int = typer.Option(3, "--digits", help="Decimals in the summary (the perl script prints 3)"),
 ) -> None:

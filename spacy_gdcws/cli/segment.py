@@ -8,18 +8,23 @@ import typer
 from tqdm import tqdm
 from wasabi import msg
 
-from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import atomic_writer
-from spacy_gdcws.segment import find_segmenter, iter_text_lines, segment_lines, write_segmented
+from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.decoding.user_dict import read_user_dict
-from spacy_gdcws.cli._app import app, fail
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import atomic_writer, check_outputs
+from spacy_gdcws.segment import (
+    find_segmenter,
+    iter_text_lines,
+    segment_lines,
+    write_segmented,
+)
 
 
 @app.command("segment")
 def segment_cli(
     model: str = typer.Argument(..., help="Pipeline name or path, e.g. zh_gdcws"),
     input_path: Optional[Path] = typer.Argument(None, help="UTF-8 text file; '-' or nothing for stdin"),
-    output_path: Optional[Path] = typer.Argument(None, help="Output file; nothing for stdout"),
+    output_path: Optional[Path] = typer.Argument(None, help="Output file; '-' or nothing for stdout"),
     delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
     batch_size: int = typer.Option(256, "--batch-size", "-b", help="Lines per nlp.pipe batch"),
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
@@ -30,12 +35,13 @@ def segment_cli(
     """Segment text line by line. Every input line, empty ones included, gives
     exactly one output line: the words separated by the delimiter. The output
     file appears whole or not at all (written to a temporary file, then renamed)."""
-    if batch_size < 1:
-        fail(Errors.E047.format(name="--batch-size", value=batch_size))
-    if n_process < 1:
-        fail(Errors.E047.format(name="--n-process", value=n_process))
-    if gpu_id >= 0:
-        spacy.require_gpu(gpu_id)
+    check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "--user-dict": user_dict, "MODEL": model})
+    for name, value in (("--batch-size", batch_size), ("--n-process", n_process)):
+        if not 1 <= value <= 2**31 - 1:
+            fail(Errors.E047.format(name=name, value=value))
+    if output_path is not None and str(output_path) == "-":  # as for the input: '-' is the standard stream
+        output_path = None
+    use_gpu(gpu_id)
     nlp = spacy.load(model)
     if user_dict is not None:
         segmenter = nlp.get_pipe(find_segmenter(nlp))

@@ -5,8 +5,8 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.corpus_segment import segment_corpus
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.corpus_segment import segment_corpus
 
 
 @app.command("segment-corpus")

@@ -9,8 +9,14 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from spacy_gdcws.decoding.tuning import DEFAULT_BIGRAM_PRIOR_WEIGHTS, DEFAULT_TAG_PRIOR_WEIGHTS, DEFAULT_TRANSITION_WEIGHTS, tune_decoding
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.decoding.tuning import (
+    DEFAULT_BIGRAM_PRIOR_WEIGHTS,
+    DEFAULT_TAG_PRIOR_WEIGHTS,
+    DEFAULT_TRANSITION_WEIGHTS,
+    tune_decoding,
+)
+from spacy_gdcws.io import check_outputs
 
 
 def _weights(text: str) -> List[float]:
@@ -42,6 +48,7 @@ def tune_decoding_cli(
     `bigram_prior_weight`) on the dev docs, keep the one with the best dev token F (greedy
     decoding, all 0, wins ties when listed first) and save the pipeline with it, so that
     `spacy.load(OUTPUT)` decodes that way."""
+    check_outputs({"OUTPUT": output, "--report": report}, {"MODEL": model, "DEV": dev, "--train": train}, folders=("OUTPUT",))
     nlp = spacy.load(model)
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
     examples = None

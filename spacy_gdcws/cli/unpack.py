@@ -8,7 +8,7 @@ from wasabi import msg
 from spacy_gdcws.cli._app import app
 
 
-@app.command("unpack-sighan")
+@app.command("unpack-sighan", hidden=True)
 def unpack_sighan_cli(
     archive: Path = typer.Argument(..., exists=True, help="icwb2-data.zip"),
     output_dir: Path = typer.Argument(..., help="Folder that gets training/, testing/, gold/, research/scripts/"),

@@ -33,7 +33,9 @@ class TokenArrays:
     is_space, trailing (bool): whitespace token; token followed by a space.
     codes (int64): the token's code point if it is one character, else
         `MULTI_CHAR_CODE`. first (int64): the code point of its first character.
-    breaks (bool): whitespace tokens that contain a line break.
+    breaks (bool): whitespace tokens that end a unit: those that contain a line
+        break, and whitespace at the start or end of a line (`unit_breaks`), so
+        that an indented line segments as it does without its indent.
     """
 
     orth: numpy.ndarray
@@ -103,7 +105,27 @@ def read_token_arrays(doc: Doc) -> TokenArrays:
     for i in numpy.flatnonzero(is_space):
         piece = text[idx[i] : idx[i] + length[i]]
         breaks[i] = "\n" in piece or "\r" in piece
-    return TokenArrays(orth, idx, length, is_space, trailing, codes, first, breaks, text)
+    return TokenArrays(orth, idx, length, is_space, trailing, codes, first, unit_breaks(breaks, is_space), text)
+
+
+def unit_breaks(line_breaks: numpy.ndarray, is_space: numpy.ndarray) -> numpy.ndarray:
+    """The whitespace tokens that end a unit: those with a line break, and every
+    whitespace token of a run that holds one or that begins or ends the tokens
+    (a line's leading and trailing whitespace stays out of its unit)."""
+    n = len(is_space)
+    if not n or not is_space.any():
+        return line_breaks
+    run_start = is_space.copy()
+    run_start[1:] &= ~is_space[:-1]
+    run_id = numpy.cumsum(run_start) - 1
+    ids = run_id[is_space]
+    edge = numpy.zeros(int(run_start.sum()), dtype=bool)
+    edge[ids[line_breaks[is_space]]] = True
+    edge[run_id[0]] |= bool(is_space[0])
+    edge[run_id[-1]] |= bool(is_space[-1])
+    out = line_breaks.copy()
+    out[is_space] = edge[ids]
+    return out
 
 
 def doc_text(doc: Doc, orth: numpy.ndarray, trailing: numpy.ndarray) -> str:
@@ -268,7 +290,7 @@ def text_batch_arrays(texts: Sequence[str]) -> BatchArrays:
     first = numpy.where(is_separator, MULTI_CHAR_CODE, points[starts_at])
     codes = numpy.where(length == 1, first, MULTI_CHAR_CODE)
     line_break = numpy.concatenate([[0], numpy.cumsum(space & ((points == 10) | (points == 13)))])
-    breaks = is_separator | (is_space & (line_break[starts_at + length] > line_break[starts_at]))
+    breaks = unit_breaks(is_separator | (is_space & (line_break[starts_at + length] > line_break[starts_at])), is_space)
     orth = numpy.zeros(n_tokens, dtype=numpy.uint64)
     single = ~is_separator & (length == 1)
     orth[single] = char_orths(points[starts_at[single]])

@@ -21,7 +21,6 @@ from spacy.util import registry
 from spacy_gdcws.data.doc_arrays import DocMaker, remember_text
 from spacy_gdcws.errors import Errors
 
-
 _WHITESPACE = re.compile(r"\s")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -63,10 +62,17 @@ class ChineseCharTokenizer(ChineseTokenizer):
         try:
             doc = self._make_doc(words, spaces)
         except UnicodeEncodeError:  # a lone surrogate: not text spaCy can store
-            position = _SURROGATE.search(text).start()
-            raise ValueError(Errors.E066.format(position=position, char=f"U+{ord(text[position]):04X}")) from None
+            check_unicode(text)
+            raise
         remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
         return doc
+
+
+def check_unicode(text: str) -> None:
+    """E066 if `text` holds a lone surrogate: not text that spaCy or a UTF-8 file can store."""
+    match = _SURROGATE.search(text)
+    if match:
+        raise ValueError(Errors.E066.format(position=match.start(), char=f"U+{ord(match.group()):04X}"))
 
 
 @registry.tokenizers("spacy_gdcws.ChineseCharTokenizer.v1")

@@ -128,15 +128,19 @@ class Decoder:
     def gap_rules(self, arrays: Any) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
         """A doc's gap constraints (-1 free, 0 no boundary, 1 boundary) and logit
         bonuses (None: none) from whitespace, atomic units and the user dictionary
-        (`doc_arrays.TokenArrays` in). Whitespace always wins, then "force" words."""
+        (`doc_arrays.TokenArrays` in). Whitespace always wins, then "force"
+        words, except that no word boundary falls inside an atomic unit."""
         forced = arrays.forced
         constraints = numpy.where(forced, 1, -1)
         bias = None
+        inner = numpy.zeros(len(forced), dtype=bool)
         if self.atomic_units:
-            constraints[inner_gaps(arrays.text, arrays.idx, arrays.first) & ~forced] = 0
+            inner = inner_gaps(arrays.text, arrays.idx, arrays.first) & ~forced
+            constraints[inner] = 0
         if len(self.user_dict):
             words, bias = self.user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
-            constraints = numpy.where((words >= 0) & ~forced, words, constraints)
+            # a dictionary word never cuts an atomic unit (a URL, a ZWJ emoji) open
+            constraints = numpy.where((words >= 0) & ~forced & ~(inner & (words == 1)), words, constraints)
         return constraints, bias
 
     def decode(self, docs: Sequence[Any], scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:

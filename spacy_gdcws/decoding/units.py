@@ -1,20 +1,21 @@
 """Atomic units: spans that are never split inside (URLs, e-mail addresses, numbers, Latin words,
 grapheme clusters). The segmenter decides only whether a unit joins its neighbours."""
-import re
 import unicodedata
 from typing import List, Tuple
 
 import numpy
+import regex
 
 # order matters: earlier patterns win where matches overlap (a URL contains words and numbers)
 _URL = r"(?:(?:https?|ftp)://|www\.)[A-Za-z0-9\-._~:/?#\[\]@!$&'*+,;=%]+(?<![.,;:!?'])"
 _EMAIL = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}"
 # digits of any script and width, thousands separators, a decimal part, a percent sign
 _NUMBER = r"\d+(?:[,，]\d{3})*(?:[.．]\d+)?[%％‰]?"
-_LATIN = r"[A-Za-zＡ-Ｚａ-ｚ]+(?:['’][A-Za-z]+)*"
+# letters of the Latin script of any width and accent (café, Zürich, ＡＢＣ), marks included
+_LATIN = r"\p{Latin}[\p{Latin}\p{M}]*(?:['’]\p{Latin}[\p{Latin}\p{M}]*)*"
 # the lookahead (every unit begins with one of these characters) lets the scan skip the
 # rest, Han text, without trying each alternative: the same matches, 2.6x faster on SXU
-UNIT_PATTERN = re.compile(r"(?=[\dA-Za-zＡ-Ｚａ-ｚ._%+\-])(?:" + "|".join(f"(?:{p})" for p in (_URL, _EMAIL, _NUMBER, _LATIN)) + ")")
+UNIT_PATTERN = regex.compile(r"(?=[\d\p{Latin}._%+\-])(?:" + "|".join(f"(?:{p})" for p in (_URL, _EMAIL, _NUMBER, _LATIN)) + ")")
 UNIT_KINDS = ("url", "email", "number", "latin")
 
 _ZWJ = 0x200D

@@ -6,6 +6,7 @@ import numpy
 
 from spacy_gdcws.data.features import code_keys, window_matches
 from spacy_gdcws.data.key_index import KeyIndex
+from spacy_gdcws.data.tokenizer import check_unicode
 from spacy_gdcws.errors import Errors
 
 MODES = ("force", "prefer")
@@ -42,6 +43,7 @@ class UserDictionary:
         for word in words:
             if not isinstance(word, str) or not word or any(c.isspace() for c in word):
                 raise ValueError(Errors.E046.format(word=word))
+            check_unicode(word)
             self.words[word] = mode
             n += 1
         self._build()

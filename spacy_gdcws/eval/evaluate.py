@@ -13,19 +13,28 @@ from spacy.training import Example
 from spacy.vocab import Vocab
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import atomic_write_text
 from spacy_gdcws.eval.scorer import score_segmentation
-from spacy_gdcws.segment import doc_words, read_text_lines
 from spacy_gdcws.eval.sighan import parse_perl_summary, score_files
-
+from spacy_gdcws.io import atomic_write_text
+from spacy_gdcws.segment import doc_words, read_text_lines
 
 # the official SIGHAN bakeoff `score` script, shipped with the package
 OFFICIAL_SCORE_SCRIPT = Path(__file__).parent / "sighan_score" / "score"
 
 
+def perl_scorer_missing(script: Union[str, Path]) -> Optional[str]:
+    """Why the official perl `score` script cannot run here (None: it can)."""
+    if not Path(script).is_file():
+        return f"the script {script} does not exist"
+    for tool in ("perl", "diff"):
+        if shutil.which(tool) is None:
+            return f"`{tool}` is not on the PATH (the official script needs perl and diff)"
+    return None
+
+
 def run_perl_scorer(script: Union[str, Path], dictionary: Path, gold: Path, pred: Path) -> Optional[Dict[str, Any]]:
-    """Run the official perl `score` script; None where perl or diff is missing."""
-    if not Path(script).exists() or shutil.which("perl") is None or shutil.which("diff") is None:
+    """Run the official perl `score` script; None where it cannot run (`perl_scorer_missing`)."""
+    if perl_scorer_missing(script) is not None:
         return None
     out = subprocess.run(
         ["perl", str(script), str(dictionary), str(gold), str(pred)], capture_output=True, check=True
@@ -104,9 +113,12 @@ def evaluate_words(
             pred_doc = Doc(vocab, words=list(words), spaces=[False] * len(words))
             examples.append(Example(pred_doc, Doc(vocab, words=gold_words, spaces=[False] * len(gold_words))))
     python_scores = score_files(dictionary, gold, pred_output).to_dict()
-    official = run_perl_scorer(perl_script or OFFICIAL_SCORE_SCRIPT, dictionary, gold, pred_output)
+    script = perl_script or OFFICIAL_SCORE_SCRIPT
+    official = run_perl_scorer(script, dictionary, gold, pred_output)
     return {
         "official": official,
+        "scorer": {"official_script": str(script), "ran": "official perl script and Python port" if official else "Python port only",
+                   "why_not_official": None if official else perl_scorer_missing(script)},
         "python": python_scores,
         "scorers_agree": None if official is None else _agree(official, python_scores),
         "spacy": score_segmentation(examples, vocabulary=vocabulary),

@@ -16,9 +16,9 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.eval.ud_eval import prf
 from spacy_gdcws.readers.char_bmes import Entity
 from spacy_gdcws.segment import segmenter_names
-from spacy_gdcws.eval.ud_eval import prf
 
 
 def doc_entities(doc: Doc) -> List[Entity]:

@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Union
 
+import numpy
+
 from spacy_gdcws.errors import Errors
 
 _SPLIT = re.compile(rb"[ \t\n\r\f\v]+")
@@ -73,8 +75,14 @@ def split_line(line: bytes) -> List[bytes]:
     return words
 
 
+# above this many cells (words of gold x words of test, after the common ends) one
+# line's LCS is found in linear space (Hirschberg) instead of with a full table
+TABLE_CELLS = 1_000_000
+
+
 def lcs_matches(a: Sequence[bytes], b: Sequence[bytes]) -> Set[int]:
-    """Indices of `a` in one longest common subsequence with `b`."""
+    """Indices of `a` in one longest common subsequence with `b` (what the perl
+    script's `diff` aligns). Linear space whatever the length of the line."""
     start = 0
     while start < len(a) and start < len(b) and a[start] == b[start]:
         start += 1
@@ -83,30 +91,72 @@ def lcs_matches(a: Sequence[bytes], b: Sequence[bytes]) -> Set[int]:
         end_a -= 1
         end_b -= 1
     matched = set(range(start)) | set(range(end_a, len(a)))
-    mid_a, mid_b = a[start:end_a], b[start:end_b]
-    if mid_a and mid_b:
-        n, m = len(mid_a), len(mid_b)
-        # table[i][j]: LCS length of mid_a[i:] and mid_b[j:]
-        table = [[0] * (m + 1) for _ in range(n + 1)]
-        for i in range(n - 1, -1, -1):
-            row, below = table[i], table[i + 1]
-            ai = mid_a[i]
-            for j in range(m - 1, -1, -1):
-                if ai == mid_b[j]:
-                    row[j] = below[j + 1] + 1
-                else:
-                    row[j] = below[j] if below[j] >= row[j + 1] else row[j + 1]
-        i = j = 0
-        while i < n and j < m:
-            if mid_a[i] == mid_b[j]:
-                matched.add(start + i)
-                i += 1
-                j += 1
-            elif table[i + 1][j] >= table[i][j + 1]:
-                i += 1
-            else:
-                j += 1
+    _lcs(list(a[start:end_a]), list(b[start:end_b]), start, matched)
     return matched
+
+
+def _lcs(a: List[bytes], b: List[bytes], offset: int, out: Set[int], limit: int = TABLE_CELLS) -> None:
+    """Add to `out` the indices (+ offset) of `a` in one LCS with `b`: a table for
+    a line's problem of at most `limit` cells (as always), else Hirschberg's split
+    on the rows of a bit-parallel LCS, down to small tables."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return
+    if n * m <= limit or n == 1:
+        out.update(offset + i for i in _table_lcs(a, b))
+        return
+    mid = n // 2
+    forward = _prefix_lcs(a[:mid], b)  # LCS(a[:mid], b[:j]) for j = 0..m
+    backward = _prefix_lcs(a[mid:][::-1], b[::-1])  # LCS(a[mid:], b[m - k:]) for k = 0..m
+    split = int(numpy.argmax(forward + backward[::-1]))
+    _lcs(a[:mid], b[:split], offset, out, _LEAF_CELLS)
+    _lcs(a[mid:], b[split:], offset + mid, out, _LEAF_CELLS)
+
+
+_LEAF_CELLS = 4096
+
+
+def _prefix_lcs(a: List[bytes], b: List[bytes]) -> numpy.ndarray:
+    """LCS(a, b[:j]) for every j (m + 1 values), from one bit-parallel pass over `a`
+    (Hyyrö 2004): bit j of V is 0 where the LCS grows at b[j]."""
+    m = len(b)
+    masks: Dict[bytes, int] = {}
+    for j, word in enumerate(b):
+        masks[word] = masks.get(word, 0) | (1 << j)
+    full = (1 << m) - 1
+    v = full
+    for word in a:
+        u = v & masks.get(word, 0)
+        v = ((v + u) | (v - u)) & full
+    bits = numpy.unpackbits(numpy.frombuffer(v.to_bytes((m + 7) // 8, "little"), dtype=numpy.uint8), bitorder="little")[:m]
+    return numpy.concatenate([[0], numpy.cumsum(1 - bits.astype(numpy.int64))])
+
+
+def _table_lcs(a: List[bytes], b: List[bytes]) -> List[int]:
+    """Indices of `a` in one LCS with `b`, by the full table (n * m cells)."""
+    n, m = len(a), len(b)
+    # table[i][j]: LCS length of a[i:] and b[j:]
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        ai = a[i]
+        for j in range(m - 1, -1, -1):
+            if ai == b[j]:
+                row[j] = below[j + 1] + 1
+            else:
+                row[j] = below[j] if below[j] >= row[j + 1] else row[j + 1]
+    out = []
+    i = j = 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            out.append(i)
+            i += 1
+            j += 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return out
 
 
 def read_dictionary(path: Union[str, Path]) -> Set[bytes]:
@@ -178,7 +228,10 @@ def check_aligned(gold: List[bytes], test: List[bytes], gold_name: Union[str, Pa
 
 def _lines(path: Union[str, Path]) -> List[bytes]:
     """Lines as perl's `<FH>` reads them: a last line without a newline still counts."""
-    lines = Path(path).read_bytes().split(b"\n")
+    data = Path(path).read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark (the official CITYU gold has one) is no character
+        data = data[3:]
+    lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     return [line + b"\n" for line in lines]

@@ -152,15 +152,7 @@ def build_gd_transformer(
     """v1 of the architecture: `spacy_gdcws.GDTransformer.v2` with one dropout
     rate for embeddings, attention weights and residuals. Kept so that
     configs and pipelines saved with v1 load unchanged."""
-    return build_gd_transformer_v2(
-        width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout, sigma=sigma,
-        gaussian=gaussian, directional=directional, forward_encoder=forward_encoder,
-        centre_encoder=centre_encoder, backward_encoder=backward_encoder, hired=hired,
-        highway_in=highway_in, highway_out=highway_out, positions=positions, fusion=fusion,
-        layer_norm=layer_norm, char_rows=char_rows, char_seeds=char_seeds, bigrams=bigrams,
-        bigram_rows=bigram_rows, bigram_width=bigram_width, biaffine_width=biaffine_width,
-        window=window, batch_chars=batch_chars, mixed_precision=mixed_precision,
-    )
+    return build_gd_transformer_v2(**locals())  # every v1 setting is a v2 setting of the same name
 
 
 def _gd_model(cfg: Any, *, window: int, batch_chars: int, mixed_precision: bool,

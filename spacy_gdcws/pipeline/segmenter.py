@@ -39,7 +39,16 @@ from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.priors import tag_pmi
 from spacy_gdcws.decoding.user_dict import read_user_dict
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.ml.state import ENSEMBLE_ATTR, HOLDOUT_FOLDS_ATTR, LEXICON_ATTR, LEXICON_COUNTS_ATTR, QUANTIZED_ATTR, output_kind, record_ngram_vocab, set_model_vectors
+from spacy_gdcws.ml.state import (
+    ENSEMBLE_ATTR,
+    HOLDOUT_FOLDS_ATTR,
+    LEXICON_ATTR,
+    LEXICON_COUNTS_ATTR,
+    QUANTIZED_ATTR,
+    output_kind,
+    record_ngram_vocab,
+    set_model_vectors,
+)
 from spacy_gdcws.pipeline import serialize
 from spacy_gdcws.pipeline.counts import DecodingCounts, TrainingData, has_known_spaces
 from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, tagger_loss

@@ -1,6 +1,14 @@
 """Saving and loading the segmenter: its cfg, model, training words, pair
 counts and user dictionary, as bytes or as a folder written whole (beside the
-target, with checksums, then moved into place) and verified on load."""
+target, with checksums, then moved into place) and verified on load.
+
+A folder saved by this version (`FORMAT` 2 in its cfg) must have its checksums
+(a missing `checksums.json` is an error, not an old pipeline), and its cfg
+holds a fingerprint of the model's structure: a model that the pipeline's
+config.cfg builds differently (an edited architecture line) is refused before
+its weights load into it."""
+import dataclasses
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -12,7 +20,32 @@ from spacy import util
 from spacy_gdcws.decoding.priors import PairCounts
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import replace_dir, verify_checksums, write_checksums
+from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
+
+
+# 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
+FORMAT = 2
+_VOLATILE = {"training"}  # torch module state that is not structure
+
+
+def model_fingerprint(model: Any) -> str:
+    """SHA-256 of the model's structure: every torch module's repr and its scalar
+    and dataclass settings (widths, dilations, sigma, switches), and the thinc
+    model's window."""
+    parts = []
+    for node in model.walk():
+        for shim in node.shims:
+            net = getattr(shim, "_model", None)
+            if net is None:
+                continue
+            parts.append(repr(net))
+            for name, module in net.named_modules():
+                settings = {k: repr(v) for k, v in vars(module).items() if not k.startswith("_") and k not in _VOLATILE
+                            and (isinstance(v, (bool, int, float, str, tuple, list)) or dataclasses.is_dataclass(v))}
+                parts.append(f"{name} {sorted(settings.items())!r}")
+        if "window" in node.attrs:
+            parts.append(f"window {node.attrs['window']}")
+    return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
 
 
 def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
@@ -43,6 +76,8 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
 
 def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
+    pipe.cfg["format"] = FORMAT
+    pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)
     serialize = {
         "cfg": lambda p: srsly.write_json(p, pipe.cfg),
         "model": lambda p: pipe.model.to_disk(p),
@@ -77,14 +112,33 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
             decoder, "user_dict", UserDictionary.from_list(srsly.read_json(p)) if p.exists() else UserDictionary()),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }
-    verify_checksums(path)  # E063 / E064 (pipelines saved before 2026-11-25 have none)
+    saved = _saved_cfg(path)
+    fmt = int(saved.get("format", 1))
+    if not verify_checksums(path) and fmt >= 2:  # E063 / E064 from verify_checksums
+        raise ValueError(Errors.E082.format(path=path / CHECKSUMS, format=fmt))
+    # the model that config.cfg built, checked before any weight loads into it
+    if saved.get("model_fingerprint") not in (None, model_fingerprint(pipe.model)):
+        raise ValueError(Errors.E081.format(path=path))
     util.from_disk(path, deserialize, exclude)
     uses_lexicon = any(node.attrs.get("lexicon_max_len") for node in pipe.model.walk())
     if uses_lexicon and not pipe.train_words:  # the model needs its training words (dictionary features)
         raise ValueError(Errors.E065.format(path=path / "words.txt"))
 
 
+def _saved_cfg(path: Path) -> Dict[str, Any]:
+    """The saved cfg ({} where it is missing or unreadable: loading it reports that)."""
+    try:
+        cfg = srsly.read_json(path / "cfg")
+    except (OSError, ValueError):
+        return {}
+    return cfg if isinstance(cfg, dict) else {}
+
+
 def _read_words(path: Path) -> Set[str]:
     if not path.exists():
         return set()
-    return set(path.read_text(encoding="utf8").split("\n")) - {""}
+    try:
+        text = path.read_text(encoding="utf8")
+    except UnicodeDecodeError as err:  # a truncated or corrupt file
+        raise ValueError(Errors.E016.format(path=path, message=err)) from None
+    return set(text.split("\n")) - {""}

@@ -47,7 +47,7 @@ class WordDocs:
 
     def docs(self, docs: List[Doc], laid: BatchArrays, bounds: numpy.ndarray) -> List[Doc]:
         """New docs of words (no retokenization): the text is the input's
-        exactly, and `user_data`, `cats` and span groups are carried
+        exactly, and `user_data`, `cats`, the context and span groups are carried
         over; a doc of fewer than 2 tokens comes back as is."""
         words, spaces, first, end = batch_words(laid, bounds)
         make_doc = self._doc_maker(docs[0].vocab)
@@ -68,11 +68,12 @@ class WordDocs:
 
 def new_words_doc(doc: Doc, words: List[str], spaces: List[bool], make_doc: DocMaker) -> Doc:
     """A new doc of `words` (which cover `doc`'s text exactly, as `batch_words`
-    cuts them) that carries over `doc`'s `user_data`, `cats` and span groups
+    cuts them) that carries over `doc`'s `user_data`, `cats`, context and span groups
     (by character offsets, expanded to whole words). `make_doc`: a `DocMaker`
     of the doc's vocab."""
     new = make_doc(words, spaces, user_data=doc.user_data)
     new.cats = doc.cats
+    new._context = doc._context  # nlp.pipe(as_tuples=True) reads the context back from the Doc
     for key, group in doc.spans.items():
         new.spans[key] = [new.char_span(span.start_char, span.end_char, label=span.label,
                                         kb_id=span.kb_id, alignment_mode="expand") for span in group]

@@ -5,7 +5,13 @@ docs with explicit spaces, splits off dev data and registers the reader.
 """
 from spacy_gdcws.readers.base import Sentence, read_lines
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.corpus import FORMATS, detect_format, read_sentences, sentence_to_doc, split_dev
+from spacy_gdcws.readers.corpus import (
+    FORMATS,
+    detect_format,
+    read_sentences,
+    sentence_to_doc,
+    split_dev,
+)
 from spacy_gdcws.readers.sighan import read_sighan
 from spacy_gdcws.readers.wordpos import read_wordpos
 

@@ -28,7 +28,12 @@ import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_gdcws.data.features import HAN_CLASS, SOURCE_TEXT_KEY, char_class, source_text
+from spacy_gdcws.data.features import (
+    HAN_CLASS,
+    SOURCE_TEXT_KEY,
+    char_class,
+    source_text,
+)
 
 # the words that may be replaced: two Han characters, at most this frequent in training
 MAX_WORD_COUNT = 5

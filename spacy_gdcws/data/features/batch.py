@@ -156,9 +156,10 @@ class Windows:
 def plan_windows(breaks: numpy.ndarray, offsets: numpy.ndarray, lengths: numpy.ndarray, window: int) -> Windows:
     """All windows of a batch of docs from their concatenated line-break flags.
 
-    Units are the maximal runs of tokens of one doc between line breaks; a unit
-    of 2 tokens or more is one window, or overlapping windows when it is longer
-    than `window` (`windows_for_unit`).
+    Units are the maximal runs of tokens of one doc between unit breaks (line
+    breaks and the whitespace at a line's edges: `doc_arrays.unit_breaks`); a
+    unit of 2 tokens or more is one window, or overlapping windows when it is
+    longer than `window` (`windows_for_unit`).
     """
     n = len(breaks)
     empty = numpy.zeros(0, dtype=numpy.int64)
