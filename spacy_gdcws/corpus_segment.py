@@ -17,7 +17,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Union
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_write_bytes
@@ -105,20 +105,16 @@ def chunks(files: Sequence[CorpusFile], lines_per_chunk: int) -> Iterator[Dict[s
 class SegmentActor:
     """Loads the pipeline once per actor; segments a batch of chunks (Ray Data `map_batches`)."""
 
-    def __init__(self, model: str, delimiter: str, user_dict: Optional[str], user_dict_mode: str,
+    def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
                  nlp_batch_size: int, retries: int, gpu: bool) -> None:
         import spacy
+
+        from spacy_gdcws.segment import load_user_dicts
 
         if gpu:
             spacy.require_gpu()
         self.nlp = spacy.load(model)
-        if user_dict:
-            from spacy_gdcws.decoding.user_dict import read_user_dict
-            from spacy_gdcws.segment import find_segmenter
-
-            segmenter = self.nlp.get_pipe(find_segmenter(self.nlp))
-            for word, mode in read_user_dict(user_dict, user_dict_mode):
-                segmenter.add_words([word], mode)
+        load_user_dicts(self.nlp, user_dicts, user_dict_mode)  # each file in one table build
         self.delimiter = delimiter
         self.nlp_batch_size = nlp_batch_size
         self.retries = retries
@@ -150,7 +146,7 @@ class SegmentActor:
 
 def segment_corpus(input_path: Path, output_dir: Path, model: str, *, address: Optional[str] = None,
                    actors: int = 2, gpus_per_actor: float = 0.0, batch_size: int = 1000, delimiter: str = "  ",
-                   user_dict: Optional[str] = None, user_dict_mode: str = "force", nlp_batch_size: int = 256,
+                   user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force", nlp_batch_size: int = 256,
                    retries: int = 2, max_restarts: int = 3, num_cpus: Optional[int] = None,
                    progress: bool = True) -> Summary:
     """Segment every input file into `output_dir` on Ray (see the module docstring).
@@ -166,6 +162,7 @@ def segment_corpus(input_path: Path, output_dir: Path, model: str, *, address: O
         import ray
     except ImportError as e:
         raise ImportError(Errors.E070.format(error=e)) from None
+    user_dicts = [user_dict] if isinstance(user_dict, (str, Path)) else list(user_dict or [])
     for name, value in (("actors", actors), ("batch_size", batch_size), ("nlp_batch_size", nlp_batch_size)):
         if not 1 <= value <= 2**31 - 1:
             raise ValueError(Errors.E047.format(name=name, value=value))
@@ -191,7 +188,7 @@ def segment_corpus(input_path: Path, output_dir: Path, model: str, *, address: O
         dataset = ray.data.from_items(rows, override_num_blocks=max(1, min(len(rows), 4 * actors)))
         segmented = dataset.map_batches(
             SegmentActor,
-            fn_constructor_args=(model, delimiter, user_dict, user_dict_mode, nlp_batch_size, retries, gpus_per_actor > 0),
+            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, nlp_batch_size, retries, gpus_per_actor > 0),
             batch_size=1,
             concurrency=actors,
             num_gpus=gpus_per_actor,

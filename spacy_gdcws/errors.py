@@ -102,3 +102,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E080 = "--gpu-id {gpu_id}: no GPU can be used here ({error}). Install CuPy for your CUDA version (pip install 'spacy[cuda12x]') or leave --gpu-id out."
     E081 = "{path}: the model that the pipeline's config builds is not the one that was saved (the config was edited after saving, or belongs to another pipeline): its weights would load into another architecture. Restore the config.cfg saved with the pipeline."
     E082 = "{path} is missing or empty, but the segmenter was saved with checksums (format {format}): the folder is incomplete or was changed. Save the pipeline again."
+    E083 = "The user dictionary takes a list of words, got the string {words!r}: it would add each of its characters as a word. Pass [{words!r}]."
+    E084 = "A forced split must cut {word!r} into two or more parts that spell it, got {parts}"

@@ -1,7 +1,7 @@
 """Segment lines of text with a pipeline, keeping every line."""
 import sys
 from pathlib import Path
-from typing import IO, Iterable, Iterator, List, Optional, Union
+from typing import IO, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -69,6 +69,24 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
     for batch in minibatch(texts, size=batch_size):
         docs = [nlp.make_doc(text) for text in batch]
         yield from segmenter.segmented_words(docs, segmenter.predict(docs))
+
+
+def split_dict_spec(spec: Union[str, Path], default_mode: str = "force") -> Tuple[str, str]:
+    """`PATH` or `PATH:MODE` (a `--user-dict` value) -> (path, mode)."""
+    from spacy_gdcws.decoding.user_dict import MODES
+
+    head, sep, tail = str(spec).rpartition(":")
+    if sep and head and tail in MODES and tail != "split":
+        return head, tail
+    return str(spec), default_mode
+
+
+def load_user_dicts(nlp: Language, specs: Sequence[Union[str, Path]], default_mode: str = "force") -> int:
+    """Load user dictionary files (`PATH` or `PATH:MODE`, any format of
+    `decoding.user_dict.read_user_dict`) into the pipeline's segmenter, each
+    file whole in one table build. RETURNS the number of entries."""
+    segmenter = nlp.get_pipe(find_segmenter(nlp))
+    return sum(segmenter.load_user_dict(*split_dict_spec(spec, default_mode)) for spec in specs)
 
 
 def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:

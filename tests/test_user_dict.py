@@ -1,4 +1,4 @@
-"""The user dictionary: force and prefer words, files, serialization, the CLI."""
+"""The user dictionary: force, prefer, combine and split words, the formats users have, bulk loading, serialization, the CLI."""
 import subprocess
 import sys
 from pathlib import Path
@@ -81,7 +81,7 @@ def test_bad_words_and_modes_are_coded_errors(tmp_path):
     with pytest.raises(ValueError, match=r"E015.*dict.txt:5"):
         read_user_dict(path)
     path.write_text("北京\n天安门 prefer\n", encoding="utf8")
-    assert read_user_dict(path) == [("北京", "force"), ("天安门", "prefer")]
+    assert read_user_dict(path) == [("北京", "force", None), ("天安门", "prefer", None)]
     with pytest.raises(ValueError, match="E016"):
         read_user_dict(tmp_path / "missing.txt")
 
@@ -116,3 +116,127 @@ def test_segment_cli_with_a_user_dictionary(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = out.read_text(encoding="utf8").split("\n")
     assert lines[1:] == ["", "天猫精灵", ""] and "小米手机" in lines[0].split("  ")
+
+
+# issue #36 ---------------------------------------------------------------------------------------------
+
+FORMATS = {
+    "plain.txt": "小米手机\n天猫精灵\n红米Note13\n".encode("utf8"),
+    "jieba.txt": "小米手机 5 nz\n天猫精灵 3\n红米Note13 2 n\n".encode("utf8"),
+    "pkuseg.txt": "小米手机\tnz\n天猫精灵\tn\n红米Note13\tn\n".encode("utf8"),
+    "bom.txt": "\ufeff小米手机\n天猫精灵\n红米Note13\n".encode("utf8"),
+    "crlf.txt": "小米手机\r\n天猫精灵\r\n红米Note13\r\n".encode("utf8"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_every_format_loads_the_same_words(nlp, tmp_path, name):
+    """fda9378 refused jieba and pkuseg files (E015) and lost a BOM file's first word."""
+    path = tmp_path / name
+    path.write_bytes(FORMATS[name])
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.load_user_dict(path) == 3
+    assert seg.user_dict.words == {"小米手机": "force", "天猫精灵": "force", "红米Note13": "force"}
+    if name == "jieba.txt":
+        assert seg.user_dict.freqs == {"小米手机": 5, "天猫精灵": 3, "红米Note13": 2}
+    assert {"小米手机", "天猫精灵"} <= set(words(nlp))
+
+
+def test_a_bad_line_names_file_and_line_and_loads_nothing(nlp, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("小米手机 5 nz\n天猫精灵 lots of words\n", encoding="utf8")
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["北京"])
+    with pytest.raises(ValueError, match=r"E015.*bad.txt:2"):
+        seg.load_user_dict(path)
+    assert seg.user_dict.words == {"北京": "force"}  # nothing half-loaded
+
+
+def test_a_bare_string_is_refused():
+    """fda9378: add_words("北京") added 北 and 京 as two force words."""
+    d = UserDictionary()
+    with pytest.raises(TypeError, match="E083"):
+        d.add("北京")
+    with pytest.raises(TypeError, match="E083"):
+        d.remove("北京")
+    assert len(d) == 0
+
+
+def test_loading_builds_the_tables_once(monkeypatch, tmp_path):
+    """fda9378 rebuilt every table per word: 8,000 words took 93 s."""
+    from spacy_gdcws.decoding.user_dict import load_user_dict
+
+    calls = []
+    original = UserDictionary._build
+    monkeypatch.setattr(UserDictionary, "_build", lambda self: (calls.append(1), original(self))[1])
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"词{i}\n" for i in range(5000)) + "北京 prefer\n", encoding="utf8")
+    d = UserDictionary()
+    calls.clear()
+    assert load_user_dict(d, path) == 5001
+    assert len(calls) == 2  # one per mode in the file
+    assert len(d) == 5001 and "词4999" in d and "北京" in d and "南京" not in d
+
+
+def test_remove_reset_len_and_in():
+    d = UserDictionary()
+    d.add(["北京", "天安门"], "prefer")
+    d.add_splits({"和服务": ["和", "服务"]})
+    assert len(d) == 3 and "北京" in d and "和服务" in d
+    d.remove(["北京"])
+    assert "北京" not in d and len(d) == 2
+    d.reset()
+    assert len(d) == 0 and not d.splits
+    with pytest.raises(ValueError, match="E084"):
+        d.add_splits({"和服务": ["和服", "物"]})
+
+
+def test_combine_merges_only_between_model_boundaries():
+    import numpy
+
+    d = UserDictionary()
+    d.add(["和服"], "combine")
+    codes = numpy.asarray([ord(c) for c in "商品和服务"])
+    free = numpy.full(4, -1)
+    none = numpy.zeros(4, dtype=bool)
+    # the model's 商品/和/服务: 服务 starts inside 和服, so 和服 is not formed
+    model = numpy.asarray([False, True, True, False])
+    assert d.combine(codes, model, none, free).tolist() == model.tolist()
+    # the model's 商品/和/服/务: both edges of 和服 are boundaries, its inner gap is merged
+    split = numpy.asarray([False, True, True, True])
+    assert d.combine(codes, split, none, free).tolist() == [False, True, False, True]
+    # a forced boundary inside the word (a force word's edge) is never merged
+    forced = numpy.asarray([-1, -1, 1, -1])
+    assert d.combine(codes, split, none, forced).tolist() == split.tolist()
+
+
+def test_combine_force_and_split_in_a_pipeline(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    plain = words(nlp)
+    seg.add_words(["小米手机", "天猫精灵"], "combine")
+    combined = words(nlp)
+    # each combine word is formed exactly where the model's own words tile it
+    for word in ("小米手机", "天猫精灵"):
+        ends = {sum(len(w) for w in plain[:i]) for i in range(len(plain) + 1)}
+        start = TEXT.index(word)
+        assert (word in combined) == (start in ends and start + len(word) in ends)
+    assert "".join(combined) == TEXT
+    seg.user_dict.reset()
+    seg.add_words(["和服"], "force")
+    assert words(nlp, "商品和服务")[-2:] == ["和服", "务"]  # forward maximum matching's pitfall, documented
+    seg.user_dict.reset()
+    seg.add_splits({"和服务": ["和", "服务"]})
+    assert words(nlp, "商品和服务")[-2:] == ["和", "服务"]
+
+
+def test_segment_cli_takes_several_dictionaries_with_modes(tmp_path):
+    (tmp_path / "a.txt").write_text("小米手机 5 nz\n", encoding="utf8")
+    (tmp_path / "b.txt").write_text("\ufeff天猫精灵\tn\r\n", encoding="utf8")
+    source = tmp_path / "in.txt"
+    source.write_text(TEXT + "\n", encoding="utf8")
+    out = tmp_path / "out.txt"
+    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(FIXTURE), str(source), str(out),
+           "--user-dict", str(tmp_path / "a.txt"), "--user-dict", f"{tmp_path / 'b.txt'}:force"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert {"小米手机", "天猫精灵"} <= set(out.read_text(encoding="utf8").split())

@@ -5,7 +5,7 @@
 The model is trained on SXU (news); the test is ZX (a novel). The domain lexicon is the ZX
 training vocabulary minus the SXU training vocabulary (words a user of the model could list
 for that novel, without its test file). ZX test is segmented with no dictionary, with the
-lexicon as "force" words and as "prefer" words, and scored with the Python port of the
+lexicon as "force", "prefer" and "combine" words, and scored with the Python port of the
 official scorer (SXU training vocabulary as dictionary: OOV = unknown to the model).
 Needs `python -m spacy_gdcws prepare sxu|zx ../shared/corpora corpus/sxu|zx`.
 """
@@ -39,7 +39,7 @@ def main() -> None:
         raw.pop()
     gold = corpus / args.target / "test_gold.txt"
     report = {"model": args.model, "lexicon_size": len(lexicon), "source": args.source, "target": args.target, "runs": {}}
-    for mode in ("none", "force", "prefer"):
+    for mode in ("none", "force", "prefer", "combine"):
         nlp = spacy.load(args.model)
         if mode != "none":
             nlp.get_pipe(find_segmenter(nlp)).add_words(lexicon, mode)

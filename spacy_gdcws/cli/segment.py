@@ -1,7 +1,7 @@
 """`segment`: files or stdin/stdout, one output line per input line."""
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import spacy
 import typer
@@ -9,13 +9,13 @@ from tqdm import tqdm
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app, fail, use_gpu
-from spacy_gdcws.decoding.user_dict import read_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
 from spacy_gdcws.segment import (
-    find_segmenter,
     iter_text_lines,
+    load_user_dicts,
     segment_lines,
+    split_dict_spec,
     write_segmented,
 )
 
@@ -29,13 +29,14 @@ def segment_cli(
     batch_size: int = typer.Option(256, "--batch-size", "-b", help="Lines per nlp.pipe batch"),
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, -1 for CPU"),
-    user_dict: Optional[Path] = typer.Option(None, "--user-dict", "-u", help="User dictionary: one word per line, optionally followed by force|prefer"),
-    user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force or prefer"),
+    user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
+    user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
     exactly one output line: the words separated by the delimiter. The output
     file appears whole or not at all (written to a temporary file, then renamed)."""
-    check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "--user-dict": user_dict, "MODEL": model})
+    check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
+                   **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
     for name, value in (("--batch-size", batch_size), ("--n-process", n_process)):
         if not 1 <= value <= 2**31 - 1:
             fail(Errors.E047.format(name=name, value=value))
@@ -43,11 +44,7 @@ def segment_cli(
         output_path = None
     use_gpu(gpu_id)
     nlp = spacy.load(model)
-    if user_dict is not None:
-        segmenter = nlp.get_pipe(find_segmenter(nlp))
-        words = read_user_dict(user_dict, user_dict_mode)
-        for word, mode in words:
-            segmenter.add_words([word], mode)
+    load_user_dicts(nlp, user_dict, user_dict_mode)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty()

@@ -1,6 +1,6 @@
 """`segment-corpus`: files, folders or globs of text segmented on Ray, one output file per input file."""
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from wasabi import msg
@@ -19,8 +19,8 @@ def segment_corpus_cli(
     gpus_per_actor: float = typer.Option(0.0, "--gpus-per-actor", help="GPUs per actor (0 = CPU)"),
     batch_size: int = typer.Option(1000, "--batch-size", "-b", help="Lines per chunk (one actor call)"),
     delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
-    user_dict: Optional[Path] = typer.Option(None, "--user-dict", "-u", help="User dictionary (see `segment`)"),
-    user_dict_mode: str = typer.Option("force", "--user-dict-mode"),
+    user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE; repeatable (see `segment`)"),
+    user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     retries: int = typer.Option(2, "--retries", help="Times a chunk that fails is tried again"),
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
 ) -> None:
@@ -29,7 +29,7 @@ def segment_corpus_cli(
     command to resume); a file appears only once complete."""
     summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
                              gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
-                             user_dict=str(user_dict) if user_dict else None, user_dict_mode=user_dict_mode,
+                             user_dict=user_dict, user_dict_mode=user_dict_mode,
                              retries=retries, num_cpus=num_cpus)
     if summary.skipped:
         msg.info(f"{len(summary.skipped)} file(s) already done, skipped")

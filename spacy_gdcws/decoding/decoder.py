@@ -8,7 +8,8 @@ whole batch laid end to end (`doc_arrays.BatchArrays`):
 - gap logits with the transition or tag prior: the Viterbi path of the chain
   the priors make (`decoding.chain`).
 The bigram prior and the user dictionary's "prefer" words add to the gap
-logits before either of the last two.
+logits before either of the last two; its "combine" words merge decoded words
+last (`user_dict.UserDictionary.combine`).
 
 A decoding weight is a `Weight` attribute of `Decoder` (checked on every
 assignment); adding one is a line here, where it is used, and a setting of the
@@ -166,14 +167,14 @@ class Decoder:
             return bounds
         constraint, bias = self.gap_rules(flat)
         spans = [(s, s + n - 1) for s, n in zip(laid.starts[index].tolist(), laid.lengths[index].tolist())]
+        real = laid.real_gaps
         if tags:
             biases = None if bias is None else [bias[a:b] for a, b in spans]
             decoded = crf_boundaries([scores[i] for i in index], [constraint[a:b] for a, b in spans], biases)
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
-            return bounds
+            return self.user_dict.combine(flat.codes, bounds, ~real, constraint)
         self.check_counts()
-        real = laid.real_gaps
         # the scores' own dtype: the threshold is subtracted in it, as always
         logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
         for i, (a, b) in zip(index, spans):
@@ -189,7 +190,7 @@ class Decoder:
             bounds = self._chain_boundaries(laid, logits, constraint, index)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        return bounds & real
+        return self.user_dict.combine(flat.codes, bounds & real, ~real, constraint)
 
     def _chain_boundaries(self, laid: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
                           index: List[int]) -> numpy.ndarray:

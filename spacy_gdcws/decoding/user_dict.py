@@ -1,6 +1,29 @@
-"""The user dictionary of a segmenter: words kept whole ("force") or favoured ("prefer")."""
+"""The user dictionary of a segmenter, at the scale of jieba's (349k words loads in seconds).
+
+Modes (what a word of the dictionary does where it occurs in a text):
+- "force": the word is one token, never split and never merged with its
+  neighbours. Occurrences are found by forward maximum matching (at each
+  position the longest force word; matches never overlap), before the model's
+  scores are read: force words are hard constraints, so overlaps are settled by
+  reading order, not by the model. That is the classic pitfall of a forced
+  lexicon: with 和服 forced, 商品和服务 becomes 商品/和服/务. Use "combine" for
+  words that may be read across (see below).
+- "split": a word mapped to its parts (`add_splits({"和服务": ["和", "服务"]})`):
+  matched as force words are, and cut into exactly those parts.
+- "prefer": the gaps inside the word get `-bonus` and its two edges `+bonus` on
+  their boundary logits; the model may still override it.
+- "combine": after decoding, the model's words that together make up a
+  dictionary word are merged into it, but only where both of the word's edges
+  are already model boundaries (HanLP's `dict_combine`): with 和服 in the
+  dictionary, 商品/和/服务 stays as it is, while 和/服 between boundaries becomes 和服.
+
+A word cannot contain whitespace: whitespace is always a word boundary (so that
+`doc.text` never changes). Frequencies (jieba's files) are kept with the words
+(`freqs`); no mode uses them yet.
+"""
+import math
 from pathlib import Path
-from typing import Dict, Iterable, List, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -9,130 +32,270 @@ from spacy_gdcws.data.key_index import KeyIndex
 from spacy_gdcws.data.tokenizer import check_unicode
 from spacy_gdcws.errors import Errors
 
-MODES = ("force", "prefer")
+MODES = ("force", "prefer", "combine", "split")
+# modes whose occurrences are fixed by forward maximum matching before decoding
+_HARD = ("force", "split")
+
+
+def _check_word(word: object) -> str:
+    if not isinstance(word, str) or not word or any(c.isspace() for c in word):
+        raise ValueError(Errors.E046.format(word=word))
+    check_unicode(word)
+    return word
 
 
 class UserDictionary:
-    """Words with a mode, matched on a doc's characters by forward maximum matching
-    (at each position the longest dictionary word; matches never overlap).
+    """Words with a mode (see the module docstring). `add`, `add_splits`,
+    `remove` and `reset` rebuild the lookup tables once per call, whatever the
+    number of words."""
 
-    force: the word is one token, never split and never merged with its neighbours.
-    prefer: the gaps inside the word get `-bonus` and its two edges `+bonus` added
-        to their boundary logits, so the model may still override it.
-    A word cannot contain whitespace (the character tokenizer splits there).
-    """
-
-    def __init__(self, words: Union[Dict[str, str], None] = None) -> None:
+    def __init__(self, words: Optional[Mapping[str, str]] = None) -> None:
         self.words: Dict[str, str] = {}
-        self._tables: Dict[int, Tuple[KeyIndex, numpy.ndarray]] = {}
+        self.freqs: Dict[str, int] = {}
+        self.splits: Dict[str, Tuple[str, ...]] = {}
+        # per mode group ("hard", "prefer", "combine") and word length: keys and row of each word
+        self._tables: Dict[str, Dict[int, Tuple[KeyIndex, numpy.ndarray]]] = {}
+        self._rows: Dict[str, List[str]] = {}
         if words:
-            for mode in MODES:
-                self.add([w for w, m in words.items() if m == mode], mode)
+            self._set({w: m for w, m in words.items()})
+            self._build()
 
     def __len__(self) -> int:
         return len(self.words)
 
-    def __contains__(self, word: str) -> bool:
+    def __contains__(self, word: object) -> bool:
         return word in self.words
 
-    def add(self, words: Iterable[str], mode: str = "force") -> int:
-        """Add words (a later mode replaces an earlier one). RETURNS how many were given."""
-        if mode not in MODES:
-            raise ValueError(Errors.E045.format(mode=mode, options=MODES))
-        n = 0
-        for word in words:
-            if not isinstance(word, str) or not word or any(c.isspace() for c in word):
-                raise ValueError(Errors.E046.format(word=word))
-            check_unicode(word)
-            self.words[word] = mode
-            n += 1
+    def add(self, words: Iterable[str], mode: str = "force", freqs: Optional[Mapping[str, int]] = None) -> int:
+        """Add words (a later mode replaces an earlier one), checked all before
+        any is added. A bare string is refused (E083: it would add each of its
+        characters). RETURNS how many were given."""
+        if isinstance(words, str):
+            raise TypeError(Errors.E083.format(words=words))
+        if mode not in MODES or mode == "split":
+            raise ValueError(Errors.E045.format(mode=mode, options=tuple(m for m in MODES if m != "split")))
+        checked = [_check_word(w) for w in words]
+        self._set({w: mode for w in checked})
+        if freqs:
+            self.freqs.update({w: int(f) for w, f in freqs.items() if w in self.words})
         self._build()
-        return n
+        return len(checked)
+
+    def add_splits(self, splits: Mapping[str, Sequence[str]]) -> int:
+        """Forced splits: each word, wherever it is matched, becomes exactly its
+        parts (E084 unless the parts spell the word). RETURNS how many were given."""
+        checked = {}
+        for word, parts in splits.items():
+            _check_word(word)
+            parts = tuple(_check_word(p) for p in parts)
+            if "".join(parts) != word or len(parts) < 2:
+                raise ValueError(Errors.E084.format(word=word, parts=list(parts)))
+            checked[word] = parts
+        self._set({w: "split" for w in checked})
+        self.splits.update(checked)
+        self._build()
+        return len(checked)
 
     def remove(self, words: Iterable[str]) -> None:
+        """Remove words (absent ones are ignored); a bare string is refused (E083)."""
+        if isinstance(words, str):
+            raise TypeError(Errors.E083.format(words=words))
         for word in words:
             self.words.pop(word, None)
+            self.freqs.pop(word, None)
+            self.splits.pop(word, None)
         self._build()
 
-    def _build(self) -> None:
-        by_length: Dict[int, List[Tuple[List[int], int]]] = {}
-        for word, mode in self.words.items():
-            by_length.setdefault(len(word), []).append(([ord(c) for c in word], MODES.index(mode)))
-        self._tables = {}
-        for size, rows in by_length.items():
-            keys = code_keys(numpy.asarray([r for r, _ in rows], dtype=numpy.int64))
-            modes = numpy.asarray([m for _, m in rows], dtype=numpy.int64)
-            order = numpy.argsort(keys, kind="stable")
-            self._tables[size] = (KeyIndex(keys[order]), modes[order])
+    def reset(self) -> None:
+        """Remove every word."""
+        self.words, self.freqs, self.splits = {}, {}, {}
+        self._build()
 
-    def matches(self, codes: numpy.ndarray) -> List[Tuple[int, int, str]]:
-        """Token spans [start, end) of the dictionary words in a doc, with their mode.
+    def _set(self, modes: Mapping[str, str]) -> None:
+        for word, mode in modes.items():
+            if mode != "split":
+                self.splits.pop(word, None)
+            self.words[word] = mode
+
+    def _build(self) -> None:
+        """One table per mode group and word length (keys of the words' code points)."""
+        groups: Dict[str, List[str]] = {"hard": [], "prefer": [], "combine": []}
+        for word, mode in self.words.items():
+            groups["hard" if mode in _HARD else mode].append(word)
+        self._tables, self._rows = {}, {}
+        for group, words in groups.items():
+            by_length: Dict[int, List[str]] = {}
+            for word in words:
+                by_length.setdefault(len(word), []).append(word)
+            tables = {}
+            for size, ws in by_length.items():
+                codes = numpy.frombuffer("".join(ws).encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+                keys = code_keys(codes.reshape(len(ws), size))
+                order = numpy.argsort(keys, kind="stable")
+                tables[size] = (KeyIndex(keys[order]), order)
+            self._tables[group] = tables
+            self._rows[group] = by_length  # type: ignore[assignment]
+
+    def _longest(self, group: str, codes: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """Per token: the length of the longest word of `group` starting there (0:
+        none), and that word's row in its length's list."""
+        n = len(codes)
+        best = numpy.zeros(n, dtype=numpy.int64)
+        row = numpy.zeros(n, dtype=numpy.int64)
+        for size in sorted(self._tables.get(group, {})):
+            table, order = self._tables[group][size]
+            hit, idx = window_matches(codes, size, table)
+            best[hit] = size  # longer sizes come later and win
+            row[hit] = order[idx]
+        return best, row
+
+    def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
+        """Token spans [start, end) of the group's words in a doc, by forward
+        maximum matching, with each word.
 
         codes: each token's code point (`doc_arrays.TokenArrays.codes`; tokens of
             several characters match nothing).
         """
-        n = len(codes)
-        if not self._tables or not n:
+        if not len(codes) or not self._tables.get(group):
             return []
-        best = numpy.zeros(n, dtype=numpy.int64)
-        mode_at = numpy.zeros(n, dtype=numpy.int64)
-        for size in sorted(self._tables):
-            table, modes = self._tables[size]
-            hit, idx = window_matches(codes, size, table)
-            best[hit] = size  # longer sizes come later and win
-            mode_at[hit] = modes[idx]
+        best, row = self._longest(group, codes)
         out: List[Tuple[int, int, str]] = []
         end = 0
         for start in numpy.flatnonzero(best).tolist():
             if start >= end:
-                end = start + int(best[start])
-                out.append((start, end, MODES[int(mode_at[start])]))
+                size = int(best[start])
+                end = start + size
+                out.append((start, end, self._rows[group][size][int(row[start])]))
         return out
 
     def gap_rules(self, codes: numpy.ndarray, bonus: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        """Gap constraints (-1 free, 0 no boundary, 1 boundary; force) and
-        boundary-logit bonuses (prefer) of a doc of n tokens, each (n - 1,)."""
+        """Gap constraints (-1 free, 0 no boundary, 1 boundary: force and split
+        words) and boundary-logit bonuses (prefer words) of n tokens, each (n - 1,)."""
         n = len(codes)
         constraints = numpy.full(max(n - 1, 0), -1, dtype=numpy.int64)
         bias = numpy.zeros(max(n - 1, 0), dtype=numpy.float64)
-        for start, end, mode in self.matches(codes):
-            if mode == "force":
-                constraints[start : end - 1] = 0
-                if start > 0:
-                    constraints[start - 1] = 1
-                if end - 1 < n - 1:
-                    constraints[end - 1] = 1
-            else:
-                bias[start : end - 1] -= bonus
-                if start > 0:
-                    bias[start - 1] += bonus
-                if end - 1 < n - 1:
-                    bias[end - 1] += bonus
+        for start, end, word in self.matches(codes, "hard"):
+            constraints[start : end - 1] = 0
+            if word in self.splits:
+                cuts = numpy.cumsum([len(p) for p in self.splits[word][:-1]])
+                constraints[start + cuts - 1] = 1
+            if start > 0:
+                constraints[start - 1] = 1
+            if end - 1 < n - 1:
+                constraints[end - 1] = 1
+        for start, end, _ in self.matches(codes, "prefer"):
+            bias[start : end - 1] -= bonus
+            if start > 0:
+                bias[start - 1] += bonus
+            if end - 1 < n - 1:
+                bias[end - 1] += bonus
         return constraints, bias
 
-    def to_list(self) -> List[List[str]]:
-        return [[word, mode] for word, mode in sorted(self.words.items())]
+    def combine(self, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
+                constraints: numpy.ndarray) -> numpy.ndarray:
+        """Merge "combine" words into one token where the decoded `bounds` (n - 1,)
+        have a boundary at both of a word's edges (`edges`: gaps that count as
+        boundaries anyway, and the ends of the tokens) and no gap inside it is
+        a forced boundary (`constraints` == 1). Longest words first at each
+        position, left to right, matches never overlap."""
+        if not self._tables.get("combine") or not len(bounds):
+            return bounds
+        best, _ = self._longest("combine", codes)
+        cut = bounds | edges
+        out = bounds.copy()
+        end = 0
+        for start in numpy.flatnonzero(best).tolist():
+            if start < end:
+                continue
+            stop = start + int(best[start])  # tokens [start, stop): inner gaps start .. stop - 2
+            left = start == 0 or cut[start - 1]
+            right = stop - 1 >= len(bounds) or cut[stop - 1]
+            if left and right and not (constraints[start : stop - 1] == 1).any():
+                out[start : stop - 1] = False
+                end = stop
+        return out
+
+    def to_list(self) -> List[list]:
+        """Rows [word, mode] (+ [freq] where known; a split word's parts last), sorted."""
+        rows = []
+        for word, mode in sorted(self.words.items()):
+            row: list = [word, mode]
+            if word in self.freqs:
+                row.append(self.freqs[word])
+            if mode == "split":
+                row.append(list(self.splits[word]))
+            rows.append(row)
+        return rows
 
     @classmethod
-    def from_list(cls, rows: Iterable[Iterable[str]]) -> "UserDictionary":
-        return cls({word: mode for word, mode in rows})
+    def from_list(cls, rows: Iterable[Sequence]) -> "UserDictionary":
+        """The dictionary of `to_list`'s rows (also the [word, mode] rows of older pipelines)."""
+        out = cls()
+        modes: Dict[str, str] = {}
+        for row in rows:
+            word, mode = row[0], row[1]
+            if mode == "split":
+                out.splits[word] = tuple(row[-1])
+            if len(row) > 2 and not isinstance(row[2], list):
+                out.freqs[word] = int(row[2])
+            modes[word] = mode
+        out._set(modes)
+        out._build()
+        return out
 
 
-def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[Tuple[str, str]]:
-    """Words of a user dictionary file: one word per line, optionally followed by
-    whitespace and its mode (`force` / `prefer`); empty lines and lines starting
-    with `#` are skipped. Errors name the file and line (E015)."""
+def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[Tuple[str, str, Optional[int]]]:
+    """Entries (word, mode, freq) of a user dictionary file, in the formats users have:
+
+    - one word per line (`北京`), or a word and its mode (`北京 prefer`);
+    - jieba (`word [freq] [tag]`, separated by spaces: `云计算 5 n`; the frequency is kept);
+    - pkuseg (`word<TAB>tag`: the tag is ignored).
+    A UTF-8 byte-order mark, CRLF line ends, empty lines and lines starting with
+    `#` are fine. A line in none of these formats is E015 (file and line); the
+    whole file is read before anything is loaded, so nothing is half-loaded.
+    """
     path = Path(path)
+    if default_mode not in MODES or default_mode == "split":
+        raise ValueError(Errors.E045.format(mode=default_mode, options=tuple(m for m in MODES if m != "split")))
     try:
-        lines = path.read_text(encoding="utf8").splitlines()
+        text = path.read_text(encoding="utf8")
     except (OSError, UnicodeDecodeError) as e:
         raise ValueError(Errors.E016.format(path=path, message=e)) from None
-    out = []
-    for i, line in enumerate(lines, 1):
+    out: List[Tuple[str, str, Optional[int]]] = []
+    for i, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
-        if len(parts) > 2 or (len(parts) == 2 and parts[1] not in MODES):
-            raise ValueError(Errors.E015.format(path=path, line=i, message=f"expected 'WORD' or 'WORD force|prefer', got {line!r}"))
-        out.append((parts[0], parts[1] if len(parts) == 2 else default_mode))
+        word, rest = parts[0], parts[1:]
+        mode, freq = default_mode, None
+        if rest and rest[0] in MODES and rest[0] != "split" and len(rest) == 1:
+            mode = rest[0]
+        elif rest and _is_count(rest[0]) and len(rest) <= 2:  # jieba: freq [tag]
+            freq = int(float(rest[0]))
+        elif len(rest) > 1 or (rest and not rest[0].isidentifier()):
+            raise ValueError(Errors.E015.format(path=path, line=i, message=(
+                "expected 'WORD', 'WORD MODE' (force|prefer|combine), jieba's 'WORD [FREQ] [TAG]' "
+                f"or pkuseg's 'WORD<TAB>TAG', got {line!r}")))
+        try:
+            _check_word(word)
+        except ValueError as err:
+            raise ValueError(Errors.E015.format(path=path, line=i, message=err)) from None
+        out.append((word, mode, freq))
     return out
+
+
+def _is_count(text: str) -> bool:
+    return text.isdigit() or (text.replace(".", "", 1).isdigit() and math.isfinite(float(text)))
+
+
+def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force") -> int:
+    """Read a dictionary file (`read_user_dict`) and add all its words at once, by
+    mode, with their frequencies. RETURNS the number of entries."""
+    entries = read_user_dict(path, mode)
+    by_mode: Dict[str, List[str]] = {}
+    freqs = {word: freq for word, _, freq in entries if freq is not None}
+    for word, word_mode, _ in entries:
+        by_mode.setdefault(word_mode, []).append(word)
+    for word_mode, words in by_mode.items():
+        user_dict.add(words, word_mode, freqs)
+    return len(entries)

@@ -37,7 +37,7 @@ from spacy_gdcws.data.doc_arrays import docs_batch_arrays
 from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.priors import tag_pmi
-from spacy_gdcws.decoding.user_dict import read_user_dict
+from spacy_gdcws.decoding.user_dict import load_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
@@ -115,15 +115,24 @@ class GDSegmenter(TrainablePipe):
         self._check_tag_settings()
 
     def add_words(self, words: Iterable[str], mode: str = "force") -> int:
-        """Add words to the user dictionary. "force": each occurrence (by forward
-        maximum matching) is one word, never split and never merged with its
-        neighbours; "prefer": its edges are favoured as boundaries and its inside
-        as no boundary by `user_dict_bonus` logits, and the model may override it.
-        RETURNS (int): the number of words added."""
+        """Add words to the user dictionary, all at once: "force" (one word,
+        never split or merged), "prefer" (favoured by `user_dict_bonus` logits)
+        or "combine" (merged where the model's boundaries allow it); see
+        `decoding.user_dict`. RETURNS (int): the number of words added."""
         return self.user_dict.add(words, mode)
 
+    def add_splits(self, splits: Dict[str, List[str]]) -> int:
+        """Forced splits: `{"和服务": ["和", "服务"]}` cuts each occurrence into its parts."""
+        return self.user_dict.add_splits(splits)
+
+    def load_user_dict(self, path: Union[str, Path], mode: str = "force") -> int:
+        """Load a dictionary file (one word a line, jieba's or pkuseg's format;
+        `decoding.user_dict.read_user_dict`): words without a mode get `mode`.
+        RETURNS (int): the number of entries."""
+        return load_user_dict(self.user_dict, path, mode)
+
     def remove_words(self, words: Iterable[str]) -> None:
-        """Remove words from the user dictionary."""
+        """Remove words from the user dictionary (`user_dict.reset()` removes all)."""
         self.user_dict.remove(words)
 
     @property
@@ -277,14 +286,13 @@ class GDSegmenter(TrainablePipe):
         config, so there is no shape inference to do here.
 
         user_dict (Optional[Union[str, Path]]): A user dictionary file to load
-            (`[initialize.components.NAME] user_dict = "words.txt"`): one word
-            per line, optionally followed by its mode (`user_dict.read_user_dict`).
+            (`[initialize.components.NAME] user_dict = "words.txt"`) in any of
+            the formats of `decoding.user_dict.read_user_dict`.
         user_dict_mode (str): The mode of words given without one.
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
         if user_dict is not None:
-            for word, mode in read_user_dict(user_dict, user_dict_mode):
-                self.user_dict.add([word], mode)
+            self.load_user_dict(user_dict, user_dict_mode)
         if self.model.attrs.get(ENSEMBLE_ATTR):
             raise ValueError(Errors.E036)
         data = TrainingData(get_examples)
