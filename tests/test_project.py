@@ -24,12 +24,14 @@ def copy_project(tmp_path: Path) -> Path:
 
 
 def isolated(tmp_path: Path) -> Tuple[List[str], Dict[str, str]]:
-    """The `--vars.pip_args` and environment that make the project install its
-    package into a folder of `tmp_path`, found only through PYTHONPATH: the
-    running environment (a user's `zh_gdcws`) is never touched (#38, case 15)."""
+    """The environment that makes the project's package step install into a
+    folder of `tmp_path` (pip reads PIP_TARGET), found only through PYTHONPATH:
+    the running environment (a user's `zh_gdcws`) is never touched (#38, case 15)."""
     target = tmp_path / "site"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
-    return ["--vars.pip_args", f"--target {target}"], env
+    path = os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # pip's own build of the sdist would run a second pip that fails beside PIP_TARGET:
+    # build it with the setuptools at hand (PIP_NO_BUILD_ISOLATION=0 means --no-build-isolation)
+    return [], {**os.environ, "PIP_TARGET": str(target), "PIP_NO_BUILD_ISOLATION": "0", "PYTHONPATH": path}
 
 
 def installed(name: str) -> str:

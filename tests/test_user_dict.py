@@ -131,7 +131,7 @@ FORMATS = {
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
 def test_every_format_loads_the_same_words(nlp, tmp_path, name):
-    """fda9378 refused jieba and pkuseg files (E015) and lost a BOM file's first word."""
+    """fda9378 refused jieba and pkuseg files (E015) and lost a BOM file's first word (#38, case 7)."""
     path = tmp_path / name
     path.write_bytes(FORMATS[name])
     seg = nlp.get_pipe("gdcws_segmenter")

@@ -21,28 +21,33 @@ from spacy_gdcws.decoding.priors import PairCounts
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
-
+from spacy_gdcws.ml.shims import InPlacePyTorchShim
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
 _VOLATILE = {"training"}  # torch module state that is not structure
+_OWN = ("spacy_gdcws.", "torch.nn.")  # the modules whose settings make the fingerprint
 
 
 def model_fingerprint(model: Any) -> str:
-    """SHA-256 of the model's structure: every torch module's repr and its scalar
-    and dataclass settings (widths, dilations, sigma, switches), and the thinc
-    model's window."""
+    """SHA-256 of the model's structure: the kind and the scalar and dataclass
+    settings (widths, dilations, sigma, switches) of each of our torch modules
+    and torch's layers inside them, and the thinc model's window."""
     parts = []
     for node in model.walk():
         for shim in node.shims:
-            net = getattr(shim, "_model", None)
-            if net is None:
+            # our torch modules only: a pretrained transformer's shim (spacy-transformers)
+            # builds its model when it loads, and is checked by its own files
+            if not isinstance(shim, InPlacePyTorchShim):
                 continue
-            parts.append(repr(net))
+            net = shim._model
             for name, module in net.named_modules():
+                kind = type(module)
+                if not kind.__module__.startswith(_OWN):  # a pretrained transformer describes itself in its own files
+                    continue
                 settings = {k: repr(v) for k, v in vars(module).items() if not k.startswith("_") and k not in _VOLATILE
                             and (isinstance(v, (bool, int, float, str, tuple, list)) or dataclasses.is_dataclass(v))}
-                parts.append(f"{name} {sorted(settings.items())!r}")
+                parts.append(f"{name} {kind.__name__} {sorted(settings.items())!r}")
         if "window" in node.attrs:
             parts.append(f"window {node.attrs['window']}")
     return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
