@@ -28,6 +28,7 @@ for reg, name in [(registry.architectures, "spacy_gdcws.GDTransformer.v1"),
                   (registry.scorers, "spacy_gdcws.segmentation_scorer.v1"),
                   (registry.readers, "spacy_gdcws.Corpus.v1"),
                   (registry.loggers, "spacy_gdcws.LearningCurveLogger.v1"),
+                  (registry.loggers, "spacy_gdcws.LearningCurveLogger.v2"),
                   (registry.schedules, "spacy_gdcws.noam.v1")]:
     assert reg.get(name) is not None, name
 print(nlp.pipe_names)

@@ -40,11 +40,13 @@ class LearningCurveWriter:
         self.finalize_inner()
 
 
-@registry.loggers("spacy_gdcws.LearningCurveLogger.v1")
-def learning_curve_logger(path: str, console: bool = True) -> Callable:
+@registry.loggers("spacy_gdcws.LearningCurveLogger.v2")
+def learning_curve_logger_v2(path: str, console: bool = True, progress_bar: Optional[str] = "eval") -> Callable:
     """Log every evaluation to a JSONL file (with wall-clock seconds since the
-    start of training) and, if `console`, to spaCy's console logger."""
-    console_logger = registry.loggers.get("spacy.ConsoleLogger.v3")(progress_bar=None)
+    start of training) and, if `console`, to spaCy's console logger, with its
+    progress bar (`progress_bar`: "eval" = steps to the next evaluation,
+    "train" = steps to max_steps, None = none; `spacy.ConsoleLogger.v3`)."""
+    console_logger = registry.loggers.get("spacy.ConsoleLogger.v3")(progress_bar=progress_bar)
 
     def setup(nlp: Language, stdout: IO = sys.stdout, stderr: IO = sys.stderr) -> Tuple[Callable, Callable]:
         if console:
@@ -55,3 +57,9 @@ def learning_curve_logger(path: str, console: bool = True) -> Callable:
         return writer.log_step, writer.finalize
 
     return setup
+
+
+@registry.loggers("spacy_gdcws.LearningCurveLogger.v1")
+def learning_curve_logger(path: str, console: bool = True) -> Callable:
+    """v1: `LearningCurveLogger.v2` without a progress bar (configs written before v2)."""
+    return learning_curve_logger_v2(path, console, progress_bar=None)
