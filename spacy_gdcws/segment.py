@@ -73,10 +73,10 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
 
 def split_dict_spec(spec: Union[str, Path], default_mode: str = "force") -> Tuple[str, str]:
     """`PATH` or `PATH:MODE` (a `--user-dict` value) -> (path, mode)."""
-    from spacy_gdcws.decoding.user_dict import MODES
+    from spacy_gdcws.decoding.user_dict import WORD_MODES
 
     head, sep, tail = str(spec).rpartition(":")
-    if sep and head and tail in MODES and tail != "split":
+    if sep and head and tail in WORD_MODES:
         return head, tail
     return str(spec), default_mode
 

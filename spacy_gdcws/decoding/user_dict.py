@@ -21,7 +21,6 @@ A word cannot contain whitespace: whitespace is always a word boundary (so that
 `doc.text` never changes). Frequencies (jieba's files) are kept with the words
 (`freqs`); no mode uses them yet.
 """
-import math
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -33,8 +32,17 @@ from spacy_gdcws.data.tokenizer import check_unicode
 from spacy_gdcws.errors import Errors
 
 MODES = ("force", "prefer", "combine", "split")
+# the modes a word or a file line may name (a split comes with its parts: `add_splits`)
+WORD_MODES = ("force", "prefer", "combine")
 # modes whose occurrences are fixed by forward maximum matching before decoding
 _HARD = ("force", "split")
+
+
+def check_mode(mode: str) -> str:
+    """E045 unless `mode` is one of `WORD_MODES`."""
+    if mode not in WORD_MODES:
+        raise ValueError(Errors.E045.format(mode=mode, options=WORD_MODES))
+    return mode
 
 
 def _check_word(word: object) -> str:
@@ -72,8 +80,7 @@ class UserDictionary:
         characters). RETURNS how many were given."""
         if isinstance(words, str):
             raise TypeError(Errors.E083.format(words=words))
-        if mode not in MODES or mode == "split":
-            raise ValueError(Errors.E045.format(mode=mode, options=tuple(m for m in MODES if m != "split")))
+        check_mode(mode)
         checked = [_check_word(w) for w in words]
         self._set({w: mode for w in checked})
         if freqs:
@@ -255,8 +262,7 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[
     whole file is read before anything is loaded, so nothing is half-loaded.
     """
     path = Path(path)
-    if default_mode not in MODES or default_mode == "split":
-        raise ValueError(Errors.E045.format(mode=default_mode, options=tuple(m for m in MODES if m != "split")))
+    check_mode(default_mode)
     try:
         text = path.read_text(encoding="utf8")
     except (OSError, UnicodeDecodeError) as e:
@@ -268,7 +274,7 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[
             continue
         word, rest = parts[0], parts[1:]
         mode, freq = default_mode, None
-        if rest and rest[0] in MODES and rest[0] != "split" and len(rest) == 1:
+        if rest and rest[0] in WORD_MODES and len(rest) == 1:
             mode = rest[0]
         elif rest and _is_count(rest[0]) and len(rest) <= 2:  # jieba: freq [tag]
             freq = int(float(rest[0]))
@@ -285,7 +291,8 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[
 
 
 def _is_count(text: str) -> bool:
-    return text.isdigit() or (text.replace(".", "", 1).isdigit() and math.isfinite(float(text)))
+    """A jieba frequency: digits, with at most one decimal point."""
+    return text.replace(".", "", 1).isdigit()
 
 
 def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force") -> int:
