@@ -115,9 +115,9 @@ def train_model(model, sentences, steps: int, learn_rate: float, nlp: Language =
 
 
 def plain_embed(**settings) -> dict:
-    """A `spacy_gdcws.CharEmbed.v1` block with its signature's defaults (features off)
+    """A `spacy_gdcws.CharEmbed.v2` block with its signature's defaults (features off)
     for every setting not given: the factory's default model (`pipeline.factory`)
     would otherwise fill them with its own values."""
     from spacy_gdcws.ml.embed import build_char_embed
 
-    return {"@architectures": "spacy_gdcws.CharEmbed.v1", **_signature_defaults(build_char_embed), **settings}
+    return {"@architectures": "spacy_gdcws.CharEmbed.v2", **_signature_defaults(build_char_embed), **settings}

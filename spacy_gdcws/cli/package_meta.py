@@ -1,7 +1,7 @@
 """`package-meta`: the meta.json of a packaged segmenter (licence, sources, accuracy, model card)."""
 import json
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import srsly
 import typer
@@ -12,27 +12,46 @@ from spacy_gdcws.io import atomic_write_text, check_outputs
 from spacy_gdcws.readers.corpora import get_corpus
 
 # the licence and sources of each corpus a packaged model may be trained on
+_GSD_WORDS = {
+    "name": "UD Chinese GSD (simplified) training words, from a release before UD v2.5 "
+            "(hankcs/multi-criteria-cws @ 24be488, data/other/udc/train.conll)",
+    "url": "https://github.com/hankcs/multi-criteria-cws",
+    "author": "Universal Dependencies contributors; data derived from the Google Universal Dependency Treebank; "
+              "simplified conversion by hankcs. Distributed under CC BY-NC-SA 4.0 with that release "
+              "(UD_Chinese-GSD's README records that Google dropped the NC restriction in v2.5, 2019-11-15; "
+              "this copy predates it and is used under the terms it came with)",
+}
+_GSDSIMP_TEST = {"name": "UD_Chinese-GSDSimp test (evaluation only)",
+                 "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
+                 "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}
+_UD_MORE = [
+    {"name": "UD_Chinese-HK (traditional; film subtitles, Legislative Council speech), words",
+     "url": "https://github.com/UniversalDependencies/UD_Chinese-HK", "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
+    {"name": "UD_Chinese-CFL (simplified; learner essays), words",
+     "url": "https://github.com/UniversalDependencies/UD_Chinese-CFL", "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
+    {"name": "UD_Chinese-PUD (traditional; news and Wikipedia), words",
+     "url": "https://github.com/UniversalDependencies/UD_Chinese-PUD", "author": "Universal Dependencies contributors (CC BY-SA 3.0)"},
+]
 CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
-    "ud_gsd": {
-        "license": "CC BY-NC-SA 4.0",
-        "sources": [
-            {"name": "UD Chinese GSD (simplified), training words", "url": "https://github.com/hankcs/multi-criteria-cws",
-             "author": "Universal Dependencies contributors; conversion by hankcs (CC BY-NC-SA 4.0)"},
-            {"name": "UD_Chinese-GSDSimp test (evaluation only)", "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
-             "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
-        ],
-    },
+    "ud_gsd": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_WORDS, _GSDSIMP_TEST]},
+    # the strictest of its parts: GSD's words (BY-NC-SA 4.0); HK and CFL are BY-SA 4.0, PUD BY-SA 3.0
+    "ud_gsd_more": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_WORDS, *_UD_MORE, _GSDSIMP_TEST]},
     "ud_gsdsimp": {
         "license": "CC BY-SA 4.0",
         "sources": [{"name": "UD_Chinese-GSDSimp", "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
                      "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}],
     },
 }
+# what the model card shows of the segmentation standard, segmented by the model itself
+STANDARD_EXAMPLES = ("我爱北京天安门。", "他在電視台工作，今年30歲。")
 RESEARCH_ONLY = {"license": "research use only (the terms of the training corpus)", "sources": []}
 
 
-def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int) -> str:
-    """The model card section of the package's README."""
+def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int,
+               examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "") -> str:
+    """The model card section of the package's README; `examples`: texts and the
+    model's own words for them (so the card shows what the model does)."""
+    shown = "; ".join(f"{text} → {' / '.join(words)}" for text, words in examples)
     rows: List[str] = [
         "### Model card",
         "",
@@ -42,8 +61,11 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
         f"- **Evaluation**: official SIGHAN scorer on the gold test file, training vocabulary as dictionary: "
         f"P {official['precision']:.3f}, R {official['recall']:.3f}, F {official['f']:.3f}, "
         f"OOV recall {official['oov_recall']:.3f}, IV recall {official['iv_recall']:.3f}.",
-        "- **Segmentation standard**: that of the training corpus (UD GSD words: e.g. 北京 / 天安门, "
-        "numbers and Latin words as units); text from other domains or standards will be segmented by it.",
+        "- **Segmentation standard**: that of the training corpus (for UD: suffixes apart, 电视 / 台, 天安 / 门), "
+        "numbers, URLs and Latin words as units" + (f"; this model: {shown}" if shown else "") + ".",
+        *([f"- **Characters**: the model reads them normalized (`{normalize}`: OpenCC character conversion and "
+           "full-width to ASCII punctuation), so simplified and traditional text are segmented alike; "
+           "the words keep the input's characters."] if normalize else []),
         "- **Limitations**: a neural model, slower than dictionary segmenters on CPU; unknown words of other "
         "domains are its main source of errors (add them with the user dictionary, `add_words`).",
         "- **Licence**: that of the training data (see the table above); the code is MIT.",
@@ -60,6 +82,8 @@ def package_meta_cli(
     train: Path = typer.Option(..., "--train", exists=True, help="The training DocBin (to count its sentences)"),
     name: str = typer.Option("gdcws", "--name"),
     version: str = typer.Option("0.1.0", "--version"),
+    model: Optional[Path] = typer.Option(None, "--model", exists=True, file_okay=False,
+                                         help="The pipeline to package: the card shows its words for a few texts"),
 ) -> None:
     """Write the licence, sources, accuracy (official scorer) and a model card for
     `spacy package`: the packaged model's meta.json and README carry them."""
@@ -71,6 +95,18 @@ def package_meta_cli(
     # the Python port's figures: the official script's, to more than its three printed digits
     official = {key: round(float(value), 4) for key, value in (result.get("python") or result["official"]).items()}
     terms = CORPUS_TERMS.get(corpus, RESEARCH_ONLY)
+    examples: List[Tuple[str, List[str]]] = []
+    normalize = ""
+    if model is not None:
+        import spacy
+
+        from spacy_gdcws.ml.state import model_normalizer
+
+        nlp = spacy.load(model)
+        examples = [(text, [t.text for t in nlp(text) if not t.is_space]) for text in STANDARD_EXAMPLES]
+        for _, pipe in nlp.pipeline:
+            if hasattr(pipe, "decoder"):
+                normalize = model_normalizer(pipe.model).spec
     meta = {
         "name": name,
         "version": version,
@@ -81,7 +117,7 @@ def package_meta_cli(
             "token_p": official["precision"], "token_r": official["recall"], "token_f": official["f"],
             "token_oov_r": official["oov_recall"], "token_iv_r": official["iv_recall"],
         },
-        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train))),
+        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize),
     }
     atomic_write_text(output, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     msg.good(f"{output}: licence {meta['license']}, F {official['f']}")

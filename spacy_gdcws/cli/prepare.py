@@ -19,7 +19,7 @@ from spacy_gdcws.readers.corpora import get_corpus, resolve
 
 @app.command("prepare")
 def prepare_cli(
-    corpus: str = typer.Argument(..., help="ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
+    corpus: str = typer.Argument(..., help="ud_gsd_more, ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
     corpora_dir: Path = typer.Argument(..., help="Folder with the corpora (release layout)"),
     output_dir: Path = typer.Argument(..., help="Where to write train/dev/test .spacy and text files"),
     dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of the training file for dev"),
@@ -32,12 +32,19 @@ def prepare_cli(
     spec = get_corpus(corpus)
     train_path = resolve(corpora_dir, spec.train)
     test_path = resolve(corpora_dir, spec.test)
-    for path in (train_path, test_path):
+    more_paths = [resolve(corpora_dir, p) for p in spec.more_train]
+    for path in (train_path, test_path, *more_paths):
         if not path.exists():
             msg.fail(f"Missing {path}: run `spacy project assets` or point corpora_dir at a local copy", exits=1)
     output_dir.mkdir(parents=True, exist_ok=True)
     sentences = list(read_sentences(train_path, spec.fmt))
     train, dev = split_dev(sentences, dev_fraction, split, seed)
+    for path in more_paths:  # each file split on its own: every source has its dev part
+        more = list(read_sentences(path, spec.fmt))
+        more_train, more_dev = split_dev(more, dev_fraction, split, seed)
+        sentences += more
+        train += more_train
+        dev += more_dev
     msg.good(f"train: {write_docbin(train, output_dir / 'train.spacy')} sentences")
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
     test = list(read_sentences(test_path, spec.test_format))

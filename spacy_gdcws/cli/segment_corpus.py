@@ -1,5 +1,4 @@
-"""`segment-corpus`: files, folders or globs of text segmented on Ray, one output file per input file."""
-from pathlib import Path
+"""`segment-corpus`: files, folders or globs of text (local or cloud) segmented on Ray Data, one output file per input file."""
 from typing import List, Optional
 
 import typer
@@ -11,9 +10,9 @@ from spacy_gdcws.corpus_segment import segment_corpus
 
 @app.command("segment-corpus")
 def segment_corpus_cli(
-    model: str = typer.Argument(..., help="Pipeline name or path, e.g. zh_gdcws (every actor loads it)"),
-    input_path: Path = typer.Argument(..., help="A text file (plain or .gz), a folder of them, or a glob pattern"),
-    output_dir: Path = typer.Argument(..., help="Output folder: one file per input file, same relative name"),
+    model: str = typer.Argument(..., help="Pipeline name or path, e.g. zh_gdcws (every actor loads it; on a cluster, every node needs it)"),
+    input_path: str = typer.Argument(..., help="A text file (plain or .gz), a folder of them or a glob; local or s3://, gs://, hdfs://"),
+    output_dir: str = typer.Argument(..., help="Output folder (local or a URI): one file per input file, same relative name"),
     address: Optional[str] = typer.Option(None, "--address", help="An existing Ray cluster: 'auto' or 'ray://host:port' (default: start Ray here)"),
     actors: int = typer.Option(2, "--actors", "-a", help="Actors in the pool (each loads the pipeline once)"),
     gpus_per_actor: float = typer.Option(0.0, "--gpus-per-actor", help="GPUs per actor (0 = CPU)"),
@@ -24,15 +23,24 @@ def segment_corpus_cli(
     retries: int = typer.Option(2, "--retries", help="Times a chunk that fails is tried again"),
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
 ) -> None:
-    """Segment a corpus on Ray: the same lines as `segment`, byte for byte, one output
-    file per input file. Files already in the output folder are skipped (rerun the same
-    command to resume); a file appears only once complete."""
-    summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
-                             gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
-                             user_dict=user_dict, user_dict_mode=user_dict_mode,
-                             retries=retries, num_cpus=num_cpus)
+    """Segment a corpus on Ray Data: the same lines as `segment`, byte for byte, one output
+    file per input file, streamed (the driver never holds the corpus). A file is skipped when
+    the output folder's manifest says it was done from the same input (size, mtime), model and
+    settings (rerun the same command to resume); a file appears only once complete. A file
+    that cannot be read is reported at the end, and the exit status is 1."""
+    try:
+        summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
+                                 gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
+                                 user_dict=user_dict, user_dict_mode=user_dict_mode,
+                                 retries=retries, num_cpus=num_cpus)
+    except ValueError as err:
+        msg.fail(str(err), exits=1)
     if summary.skipped:
-        msg.info(f"{len(summary.skipped)} file(s) already done, skipped")
+        msg.info(f"{len(summary.skipped)} file(s) already done with this model and settings, skipped")
     msg.good(f"{summary.files} file(s), {summary.lines:,} lines, {summary.chars:,} characters in "
              f"{summary.seconds:.1f} s ({summary.chars_per_second:,.0f} characters/s), {summary.retries} retried chunk(s) "
              f"-> {output_dir}")
+    for relative, error in summary.failed:
+        msg.fail(f"{relative}: {error}")
+    if summary.failed:
+        msg.fail(f"{len(summary.failed)} file(s) failed; the others are done", exits=1)

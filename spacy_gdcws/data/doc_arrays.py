@@ -8,9 +8,9 @@ create `Token` objects on the hot path. Words go back into docs built from
 ORTH ids (`batch_words`, `DocMaker`).
 """
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
@@ -50,6 +50,22 @@ class TokenArrays:
 
     def __len__(self) -> int:
         return len(self.orth)
+
+    def normalized(self, normalizer: Any) -> "TokenArrays":
+        """The arrays as the model and the decoder read them under a
+        `normalize.CharNormalizer`: one-character tokens' code points, first
+        code points, ORTH ids and the text mapped character for character (the
+        same length, so every offset holds); whitespace, idx and lengths as they are."""
+        if not normalizer or not len(self):
+            return self
+        codes = normalizer.points(self.codes)
+        changed = codes != self.codes
+        if not changed.any():
+            return self
+        orth = self.orth.copy()
+        orth[changed] = char_orths(codes[changed])
+        return replace(self, orth=orth, codes=codes, first=normalizer.points(self.first),
+                       text=normalizer.text(self.text))
 
     @property
     def forced(self) -> numpy.ndarray:
@@ -159,6 +175,19 @@ class BatchArrays:
     arrays: TokenArrays
     lengths: numpy.ndarray
     starts: numpy.ndarray
+    # normalized copies by normalizer spec (`normalized`)
+    _normalized: Dict[str, "BatchArrays"] = field(default_factory=dict, repr=False, compare=False)
+
+    def normalized(self, normalizer: Any) -> "BatchArrays":
+        """The batch as `TokenArrays.normalized` reads it (the same docs, starts
+        and lengths), computed once per batch and normalizer."""
+        if not normalizer:
+            return self
+        out = self._normalized.get(normalizer.spec)
+        if out is None:
+            out = self._normalized[normalizer.spec] = BatchArrays(self.arrays.normalized(normalizer), self.lengths,
+                                                                  self.starts)
+        return out
 
     @cached_property
     def separators(self) -> numpy.ndarray:

@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy
 
 from spacy_gdcws.data.doc_arrays import BatchArrays, docs_batch_arrays
+from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.chain import padded_viterbi, tag_chain_emissions
 from spacy_gdcws.decoding.crf import crf_boundaries
 from spacy_gdcws.decoding.priors import (
@@ -93,9 +94,12 @@ class Decoder:
     COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
 
     def __init__(self, cfg: Dict[str, Any], name: str, *, transition_weight: float, tag_prior_weight: float,
-                 bigram_prior_weight: float, user_dict_bonus: float, atomic_units: bool) -> None:
+                 bigram_prior_weight: float, user_dict_bonus: float, atomic_units: bool,
+                 normalizer: Optional[CharNormalizer] = None) -> None:
         self.cfg = cfg
         self.name = name
+        # the model's character normalization: priors and the user dictionary read normalized characters
+        self.normalizer = normalizer or get_normalizer("")
         self.transition_weight = transition_weight
         self.tag_prior_weight = tag_prior_weight
         self.bigram_prior_weight = bigram_prior_weight
@@ -126,17 +130,19 @@ class Decoder:
             if weights.get(weight, getattr(self, weight)) > 0.0 and not present:
                 raise ValueError(Errors.E031.format(name=self.name, key=key))
 
-    def gap_rules(self, arrays: Any) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+    def gap_rules(self, arrays: Any, written: Any = None) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
         """A doc's gap constraints (-1 free, 0 no boundary, 1 boundary) and logit
         bonuses (None: none) from whitespace, atomic units and the user dictionary
-        (`doc_arrays.TokenArrays` in). Whitespace always wins, then "force"
+        (`doc_arrays.TokenArrays` in, normalized; `written`: the same as written,
+        where atomic units are found). Whitespace always wins, then "force"
         words, except that no word boundary falls inside an atomic unit."""
+        written = arrays if written is None else written
         forced = arrays.forced
         constraints = numpy.where(forced, 1, -1)
         bias = None
         inner = numpy.zeros(len(forced), dtype=bool)
         if self.atomic_units:
-            inner = inner_gaps(arrays.text, arrays.idx, arrays.first) & ~forced
+            inner = inner_gaps(written.text, written.idx, written.first) & ~forced
             constraints[inner] = 0
         if len(self.user_dict):
             words, bias = self.user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
@@ -160,12 +166,15 @@ class Decoder:
     def flat_boundaries(self, scores: Sequence[Any], laid: BatchArrays, tags: bool) -> numpy.ndarray:
         """`decode` over the flat gaps of the docs laid end to end: bool (N - 1,),
         True where a word ends (a doc's gaps only, False next to separators)."""
+        written = laid.arrays
+        laid = laid.normalized(self.normalizer)
+        self.user_dict.normalizer = self.normalizer
         flat = laid.arrays
         bounds = numpy.zeros(max(len(flat) - 1, 0), dtype=bool)
         index = [i for i, n in enumerate(laid.lengths.tolist()) if n >= 2]
         if not index:
             return bounds
-        constraint, bias = self.gap_rules(flat)
+        constraint, bias = self.gap_rules(flat, written)
         spans = [(s, s + n - 1) for s, n in zip(laid.starts[index].tolist(), laid.lengths[index].tolist())]
         real = laid.real_gaps
         if tags:
@@ -219,7 +228,7 @@ class Decoder:
         pairs = None
         if self.tag_prior_weight > 0.0:
             index, table = held_out or self.prior("tags", tag_pmi)
-            pairs = self.tag_prior_weight * tag_potentials(list(tokens), index, table)
+            pairs = self.tag_prior_weight * tag_potentials([self.normalizer.text(t) for t in tokens], index, table)
         return self.log_transitions(), pairs
 
     def prior(self, key: str, compute: Callable[[Any], Any], source: Optional[str] = None) -> Any:

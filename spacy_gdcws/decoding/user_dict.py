@@ -28,6 +28,7 @@ import numpy
 
 from spacy_gdcws.data.features import code_keys, window_matches
 from spacy_gdcws.data.key_index import KeyIndex
+from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.data.tokenizer import check_unicode
 from spacy_gdcws.errors import Errors
 
@@ -64,12 +65,26 @@ class UserDictionary:
         # per mode group ("hard", "prefer", "combine") and word length: keys and row of each word
         self._tables: Dict[str, Dict[int, Tuple[KeyIndex, numpy.ndarray]]] = {}
         self._rows: Dict[str, List[str]] = {}
+        self._normalizer = get_normalizer("")
         if words:
             self._set({w: m for w, m in words.items()})
             self._build()
 
     def __len__(self) -> int:
         return len(self.words)
+
+    @property
+    def normalizer(self) -> CharNormalizer:
+        """How the words' characters are normalized for matching (the model's
+        `data.normalize.CharNormalizer`, set by the decoder): the words are kept
+        as given, and matched against the text's normalized characters."""
+        return self._normalizer
+
+    @normalizer.setter
+    def normalizer(self, value: CharNormalizer) -> None:
+        if value.spec != self._normalizer.spec:
+            self._normalizer = value
+            self._build()
 
     def __contains__(self, word: object) -> bool:
         return word in self.words
@@ -137,6 +152,7 @@ class UserDictionary:
             tables = {}
             for size, ws in by_length.items():
                 codes = numpy.frombuffer("".join(ws).encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
+                codes = self._normalizer.points(codes)
                 keys = code_keys(codes.reshape(len(ws), size))
                 order = numpy.argsort(keys, kind="stable")
                 tables[size] = (KeyIndex(keys[order]), order)

@@ -1,4 +1,5 @@
-"""`spacy_gdcws.CharEmbed.v1`: hashed characters, bigrams, dictionary features, pretrained vectors."""
+"""`spacy_gdcws.CharEmbed.v2` (and v1, the same without character normalization): hashed
+characters, bigrams, dictionary features, pretrained vectors."""
 from typing import Any
 
 from spacy.util import registry
@@ -7,6 +8,29 @@ from spacy_gdcws.ml.forward import feature_settings
 
 
 @registry.architectures("spacy_gdcws.CharEmbed.v1")
+def build_char_embed_v1(
+    width: int,
+    char_rows: int = 20000,
+    char_seeds: int = 2,
+    bigrams: bool = True,
+    bigram_rows: int = 100000,
+    bigram_width: int = 64,
+    lexicon_max_len: int = 0,
+    lexicon_dropout: float = 0.0,
+    lexicon_holdout: bool = False,
+    ngram_vocab: bool = False,
+    ngram_holdout: bool = False,
+    ngram_dropout: float = 0.0,
+    holdout_folds: int = 0,
+    positions: bool = False,
+    dropout: float = 0.0,
+    vectors_width: int = 0,
+) -> Any:
+    """`spacy_gdcws.CharEmbed.v2` without character normalization (configs written before it)."""
+    return build_char_embed(normalize="", **locals())
+
+
+@registry.architectures("spacy_gdcws.CharEmbed.v2")
 def build_char_embed(
     width: int,
     char_rows: int = 20000,
@@ -24,6 +48,7 @@ def build_char_embed(
     positions: bool = False,
     dropout: float = 0.0,
     vectors_width: int = 0,
+    normalize: str = "",
 ) -> Any:
     """The character embedding (`nn.CharEmbedding`) with its featurization settings.
 
@@ -44,6 +69,11 @@ def build_char_embed(
         with fastText / floret on the training text and loaded with `spacy init
         vectors`): each character's pretrained vector, frozen and projected, is
         added; the table is copied into the model by `initialize`. 0 = off.
+    normalize (str): Character normalization for everything the model and the
+        decoder read (features, dictionary features, n-gram vocabulary, decoding
+        priors, user dictionary matches): OpenCC configurations and "width"
+        joined by "+", e.g. "t2s+width" (`data.normalize`); the words and
+        `doc.text` keep the input's characters. "" = off.
     RETURNS (nn.CharEmbedding): The torch module (its `features` are read by
         `spacy_gdcws.CharSegmenter.v1`).
     """
@@ -58,7 +88,7 @@ def build_char_embed(
         char_rows=char_rows, char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows,
         lexicon_max_len=lexicon_max_len, lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab,
         ngram_holdout=ngram_holdout, ngram_dropout=ngram_dropout, holdout_folds=holdout_folds,
-        vectors=vectors_width > 0,
+        vectors=vectors_width > 0, normalize=normalize,
     )
     check_lexicon_max_len(lexicon_max_len)
     check_rate("dropout", dropout)

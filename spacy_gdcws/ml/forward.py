@@ -20,6 +20,7 @@ from spacy_gdcws.data.features import (
     lexicon_features,
     plan_windows,
 )
+from spacy_gdcws.data.normalize import get_normalizer
 from spacy_gdcws.data.ragged import interleaved
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
@@ -28,6 +29,7 @@ from spacy_gdcws.ml.state import (
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
     NGRAM_VOCAB_ATTR,
+    NORMALIZE_ATTR,
     OUTPUT_ATTR,
     TAG_COLUMNS,
     doc_folds,
@@ -39,7 +41,7 @@ from spacy_gdcws.ml.wrapper import convert_inputs, wrap_torch
 
 def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_rows: int, lexicon_max_len: int,
                      lexicon_holdout: bool, ngram_vocab: bool, ngram_holdout: bool, ngram_dropout: float,
-                     holdout_folds: int, vectors: bool = False) -> Dict[str, Any]:
+                     holdout_folds: int, vectors: bool = False, normalize: str = "") -> Dict[str, Any]:
     """The featurization settings of an embedding (checked), as the thinc model keeps them in its attrs."""
     if (ngram_holdout or ngram_dropout) and not ngram_vocab:
         raise ValueError(Errors.E027)
@@ -47,11 +49,12 @@ def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_r
         raise ValueError(Errors.E053.format(rate=ngram_dropout))
     if holdout_folds < 0 or holdout_folds == 1:
         raise ValueError(Errors.E029.format(value=holdout_folds))
+    get_normalizer(normalize)  # E086 for an unknown step, when the model is built
     return {
         "char_rows": char_rows, "char_seeds": char_seeds, "bigrams": bigrams, "bigram_rows": bigram_rows,
         "lexicon_max_len": lexicon_max_len, "lexicon_holdout": lexicon_holdout, "ngram_vocab": ngram_vocab,
         "ngram_holdout": ngram_holdout, "ngram_dropout": ngram_dropout, "holdout_folds": holdout_folds,
-        "vectors": vectors,
+        "vectors": vectors, NORMALIZE_ATTR: normalize,
     }
 
 
@@ -113,7 +116,8 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     if not docs:
         return [], lambda d_outputs: docs
     # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
-    laid = docs_batch_arrays(docs)
+    normalizer = get_normalizer(model.attrs.get(NORMALIZE_ATTR))
+    laid = docs_batch_arrays(docs).normalized(normalizer)
     tokens = laid.arrays
     real = ~laid.separators
     max_len = model.attrs["lexicon_max_len"]
@@ -133,7 +137,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
             # leave-one-out needs each word's counts in the doc's text: by string
             holdout = model.attrs[LEXICON_COUNTS_ATTR]
             width = 2 * (max_len - 1)
-            per_doc = [lexicon_features([t.text for t in doc], lexicon, max_len, holdout, int(fold))
+            per_doc = [lexicon_features([normalizer.text(t.text) for t in doc], lexicon, max_len, holdout, int(fold))
                        for doc, fold in zip(docs, folds)]
             feats.lexicon = numpy.concatenate(interleaved(per_doc, numpy.zeros((1, width), dtype=numpy.float32)))
         else:

@@ -16,6 +16,7 @@ from spacy_gdcws.data.features import (
     ngram_keys,
     source_text,
 )
+from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.errors import Errors
 
 # Gaps that the model never scores (next to a line break) get this logit:
@@ -27,6 +28,8 @@ HOLDOUT_FOLDS_ATTR = "holdout_blocks"
 # set by spacy_gdcws.ml.quantize: the model predicts only
 QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
+# the embedding's character normalization spec (`data.normalize`; "" = none)
+NORMALIZE_ATTR = "normalize"
 # set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ml.ensemble): they predict only
 ENSEMBLE_ATTR = "ensemble"
 # what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
@@ -51,6 +54,7 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
     if model.attrs.get(NGRAM_VOCAB_ATTR) is None:
         return
     use_bigrams = model.attrs["bigrams"]
+    normalizer = model_normalizer(model)
     batches, folds = [], []
     it = iter(docs)
     while True:
@@ -58,12 +62,20 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
         if not part:
             break
         # no character classes here: they only choose the UNK keys, which are never counted
-        arrays = [token_arrays(d) for d in part]
+        arrays = [token_arrays(d).normalized(normalizer) for d in part]
         batches.append(ngram_keys([a.orth for a in arrays], [a.breaks for a in arrays], use_bigrams))
         folds.append(doc_folds(model, part))
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
         batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds
     )
+
+
+def model_normalizer(model: Model) -> CharNormalizer:
+    """The `CharNormalizer` of a model's embedding (the identity for models without one)."""
+    for node in model.walk():
+        if node.attrs.get(NORMALIZE_ATTR):
+            return get_normalizer(node.attrs[NORMALIZE_ATTR])
+    return get_normalizer("")
 
 
 def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:

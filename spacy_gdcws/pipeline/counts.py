@@ -3,11 +3,12 @@ their counts, where each word first and last occurs (for block leave-out), the
 texts, and the counts of the three decoding priors."""
 import warnings
 from collections import Counter
-from typing import Callable, Dict, Iterable, List
+from typing import Callable, Dict, Iterable, List, Optional
 
 import numpy
 from spacy.training import Example
 
+from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.priors import PairTally, TagTally, transition_counts
 from spacy_gdcws.errors import Warnings
 from spacy_gdcws.pipeline.loss import gold_gaps
@@ -28,7 +29,8 @@ class DecodingCounts:
     characters' tags, character pairs' boundaries) over gold examples added
     one at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, normalizer: Optional[CharNormalizer] = None) -> None:
+        self.normalize = (normalizer or get_normalizer("")).text
         self.transitions = numpy.zeros((2, 2))
         self.tags = TagTally()
         self.pairs = PairTally()
@@ -38,14 +40,14 @@ class DecodingCounts:
         self.transitions += transition_counts([gaps])
         doc = eg.predicted
         forced = forced_boundaries(doc) if len(doc) > 1 else numpy.zeros(0, dtype=bool)
-        tokens = [t.text for t in doc]
+        tokens = [self.normalize(t.text) for t in doc]
         self.tags.add(tokens, gaps[0], gaps[1], forced)
         self.pairs.add(tokens, gaps[0], gaps[1])
 
     @classmethod
-    def of(cls, examples: Iterable[Example]) -> "DecodingCounts":
-        """The counts of the examples with known spaces."""
-        counts = cls()
+    def of(cls, examples: Iterable[Example], normalizer: Optional[CharNormalizer] = None) -> "DecodingCounts":
+        """The counts of the examples with known spaces (characters normalized by `normalizer`)."""
+        counts = cls(normalizer)
         for eg in examples:
             if has_known_spaces(eg):
                 counts.add(eg)
@@ -54,15 +56,23 @@ class DecodingCounts:
 
 class TrainingData:
     """One pass over the training examples (known spaces only; E014 on a doc
-    that is not in characters)."""
+    that is not in characters).
 
-    def __init__(self, get_examples: Callable[[], Iterable[Example]]) -> None:
+    counts: the words as written (the scorer's OOV dictionary). norm_counts,
+    first, last: the words as the model reads them (`normalizer`), for the
+    dictionary features and block leave-out. texts: the texts as written.
+    """
+
+    def __init__(self, get_examples: Callable[[], Iterable[Example]],
+                 normalizer: Optional[CharNormalizer] = None) -> None:
+        normalize = (normalizer or get_normalizer("")).text
         self.counts: Counter = Counter()
-        # first and last example of each word, for block leave-out
+        self.norm_counts: Counter = Counter()
+        # first and last example of each (normalized) word, for block leave-out
         self.first: Dict[str, int] = {}
         self.last: Dict[str, int] = {}
         self.texts: List[str] = []
-        self.decoding = DecodingCounts()
+        self.decoding = DecodingCounts(normalizer)
         for eg in get_examples():
             if not has_known_spaces(eg):
                 continue
@@ -70,6 +80,8 @@ class TrainingData:
             self.decoding.add(eg)
             words = [t.text for t in eg.reference if not t.is_space]
             self.counts.update(words)
+            words = [normalize(w) for w in words]
+            self.norm_counts.update(words)
             for word in words:
                 self.first.setdefault(word, len(self.texts))
                 self.last[word] = len(self.texts)

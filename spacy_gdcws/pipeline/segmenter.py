@@ -35,6 +35,7 @@ from thinc.types import Floats2d
 
 from spacy_gdcws.data.doc_arrays import docs_batch_arrays
 from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
+from spacy_gdcws.data.normalize import get_normalizer
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.priors import tag_pmi
 from spacy_gdcws.decoding.user_dict import load_user_dict
@@ -44,7 +45,9 @@ from spacy_gdcws.ml.state import (
     HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
+    NORMALIZE_ATTR,
     QUANTIZED_ATTR,
+    model_normalizer,
     output_kind,
     record_ngram_vocab,
     set_model_vectors,
@@ -97,7 +100,7 @@ class GDSegmenter(TrainablePipe):
         # saved with the component: the threshold and, recorded by initialize, the training
         # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
-        self.decoder = Decoder(self.cfg, name, **decoding)
+        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model), **decoding)
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
@@ -159,10 +162,11 @@ class GDSegmenter(TrainablePipe):
     @train_words.setter
     def train_words(self, words: Iterable[str]) -> None:
         self._train_words = set(words)
-        lexicon = frozenset(self._train_words)
         for node in self.model.walk():  # the model, or each member of an ensemble
             if LEXICON_ATTR in node.attrs:
-                node.attrs[LEXICON_ATTR] = lexicon
+                # the dictionary features match the words as the model reads them
+                normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
+                node.attrs[LEXICON_ATTR] = frozenset(normalize(w) for w in self._train_words)
 
     @property
     def threshold(self) -> float:
@@ -295,7 +299,7 @@ class GDSegmenter(TrainablePipe):
             self.load_user_dict(user_dict, user_dict_mode)
         if self.model.attrs.get(ENSEMBLE_ATTR):
             raise ValueError(Errors.E036)
-        data = TrainingData(get_examples)
+        data = TrainingData(get_examples, model_normalizer(self.model))
         if not data.texts:
             raise ValueError(Errors.E019)
         self.train_words = set(data.counts)
@@ -313,7 +317,7 @@ class GDSegmenter(TrainablePipe):
             if self.held_out_priors:
                 self._held_out_priors = [tag_pmi(c) for c in data.decoding.tags.held_out([block(i) for i in range(n)], k)]
         if LEXICON_COUNTS_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.counts, local)
+            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, local)
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
         set_model_vectors(self.model, self.vocab)
         self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
@@ -321,7 +325,7 @@ class GDSegmenter(TrainablePipe):
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with
         the training data; this is for pipelines trained before it did)."""
-        self._store_decoding_counts(DecodingCounts.of(examples))
+        self._store_decoding_counts(DecodingCounts.of(examples, model_normalizer(self.model)))
 
     def _store_decoding_counts(self, decoding: DecodingCounts) -> None:
         """Keep the priors' counts: in cfg (transitions, tags) and, saved in a file of its own, `pair_counts`."""

@@ -5,7 +5,7 @@ a folder holding `sighan2005/`, `sxu/`, `ud_zh/`, `zhuxian/`.
 """
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 from spacy_gdcws.errors import Errors
 
@@ -20,6 +20,8 @@ class CorpusSpec:
     raw: raw test text, where the release has one (else gold without spaces).
     dictionary: official training vocabulary, where the release has one
         (else built from the training file).
+    more_train: further training files (same format), each split into train
+        and dev the same way, concatenated after the first.
     """
 
     train: str
@@ -29,6 +31,8 @@ class CorpusSpec:
     dictionary: Optional[str] = None
     # format of the test file where it differs from the training file's
     test_fmt: Optional[str] = None
+    # more training files in the same format, each split as the first (its last 10% to dev)
+    more_train: Tuple[str, ...] = ()
 
     @property
     def test_format(self) -> str:
@@ -49,6 +53,11 @@ CORPORA: Dict[str, CorpusSpec] = {
     # the offline default: the words of UD Chinese GSD train (CC BY-NC-SA 4.0), shipped in
     # assets/, tested on UD_Chinese-GSDSimp test (CC BY-SA 4.0, shipped)
     "ud_gsd": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll"),
+    # the main job's data: GSD's words plus the words of UD Chinese HK, CFL and PUD (traditional
+    # speech, learner essays, traditional news; CC BY-SA), all shipped in assets/
+    "ud_gsd_more": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll",
+                              more_train=("ud_zh_more/hk_words.txt", "ud_zh_more/cfl_words.txt",
+                                          "ud_zh_more/pud_words.txt")),
     # openly licensed (CC BY-SA 4.0), shipped in assets/: trains on the 500 dev sentences
     "ud_gsdsimp": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll"),
     "sxu": CorpusSpec("sxu/train.txt", "sxu/test.txt", "sighan"),
