@@ -109,3 +109,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E087 = "Unknown config {name!r}: the package ships {options} (python -m spacy_gdcws init-config --list)"
     E088 = "The output folder {output} is inside the input {input}: its outputs would be segmented as inputs on the next run. Write the output outside the input folder."
     E089 = "The model {model!r} cannot be loaded ({error}): give a pipeline folder or an installed package with a gdcws_segmenter."
+    E090 = "general_lexicon needs dictionary features: set lexicon_max_len (e.g. 6) on the embedding."
+    E091 = "This model uses a general lexicon but none was given: set [initialize.components.NAME] general_lexicon to a word list (e.g. jieba's dict.txt)."
+    E092 = "{path} is missing or empty, but the segmenter's model uses a general lexicon: the saved segmenter is incomplete."

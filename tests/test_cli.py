@@ -62,3 +62,23 @@ def test_prepare_shipped_corpus(tmp_path):
     # spaces of the original text between Latin words
     assert all("".join(g.split()) == "".join(r.split()) for g, r in zip(gold, raw))
     assert any(" " in r for r in raw) and not any(r != r.strip() for r in raw)
+
+
+def test_init_config_writes_the_shipped_configs(tmp_path):
+    """Every config ships in the package and `init-config` writes it out whole, for users
+    who installed the wheel without cloning; an unknown name is a coded error."""
+    from thinc.api import Config
+
+    from spacy_gdcws.cli.init_config import CONFIG_DIR, shipped_configs
+
+    names = cli("init-config", "--list").split()
+    assert names == shipped_configs() and {"general", "idcnn", "default"} <= set(names)
+    cli("init-config", "general", tmp_path / "general.cfg")
+    written = (tmp_path / "general.cfg").read_text(encoding="utf8")
+    assert written == (CONFIG_DIR / "general.cfg").read_text(encoding="utf8")
+    config = Config().from_str(written, interpolate=False)
+    assert config["components"]["segmenter"]["model"]["embed"]["normalize"] == "t2s+width"
+    assert cli("init-config", "idcnn", "-") == (CONFIG_DIR / "idcnn.cfg").read_text(encoding="utf8")
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "init-config", "nope", str(tmp_path / "x.cfg")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "E087" in bad.stdout + bad.stderr and not (tmp_path / "x.cfg").exists()

@@ -19,7 +19,8 @@ def copy_project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "project.yml", project / "project.yml")
     for folder in ("configs",):
         shutil.copytree(ROOT / folder, project / folder)
-    shutil.copytree(ROOT / "assets" / "ud_zh", project / "assets" / "ud_zh")
+    for folder in ("ud_zh", "ud_zh_more", "lexicon"):
+        shutil.copytree(ROOT / "assets" / folder, project / "assets" / folder)
     return project
 
 
@@ -48,9 +49,9 @@ def test_project_workflow_all(tmp_path):
     cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20", *pip_args]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
-    metrics = json.loads((project / "metrics" / "ud_gsd.idcnn.json").read_text())
+    metrics = json.loads((project / "metrics" / "ud_gsd_more.general.json").read_text())
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
-    predictions = (project / "predictions" / "ud_gsd.idcnn.txt").read_text(encoding="utf8")
+    predictions = (project / "predictions" / "ud_gsd_more.general.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
     # the packaged model carries the training data's licence, sources, accuracy and model card
     code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); "
@@ -60,7 +61,8 @@ def test_project_workflow_all(tmp_path):
     assert fresh.returncode == 0, fresh.stderr
     words, licence, performance, notes, n_sources = json.loads(fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
-    assert licence == "CC BY-NC-SA 4.0" and n_sources == 2 and "Model card" in notes
+    assert licence == "CC BY-NC-SA 4.0" and n_sources == 6 and "Model card" in notes
+    assert "jieba" in notes and "天安" in notes  # the lexicon's source; the card shows the model's own words
     assert performance["token_f"] == round(metrics["python"]["f"], 4)
     # the user's own zh_gdcws is still the one they had (#38, case 15: failed on fda9378)
     assert installed("zh_gdcws") == before

@@ -1,12 +1,15 @@
-"""Single-process `segment` against `segment-corpus` on Ray with 1 and 2 actors, in one run.
+"""`segment-corpus` on Ray Data against single-process `segment`: speed and the driver's peak
+memory as the corpus grows, in one run.
 
-    python research/benchmarks/ray_segment.py --model training/enc/sxu.fast/model-best \\
-        --lines 50000 --output research/benchmarks/results/ray_cpu.json
+    python research/benchmarks/ray_segment.py --model tests/fixtures/legacy_gd_v2 \\
+        --chars 2000000,20000000 --output research/benchmarks/results/ray_cpu.json
 
-The corpus: the SXU test lines (or UD test where the shared corpora are absent) repeated to
-`--lines` lines, in 4 files. Reported per engine: wall-clock seconds (model loading and Ray's
-start included, as a user runs the command), characters per second, seconds per million
-characters, and the ratio to the single process; the outputs are checked to be identical.
+The corpus: SXU test lines (UD GSDSimp test where the shared corpora are absent) repeated to each
+size, in 8 files. For each size: `segment` run on the 8 files one after another (one process
+each), then `segment-corpus` with 1 and 2 actors (a fresh local Ray each, started by the
+command as a user runs it), each in a fresh process whose peak resident memory (the driver's:
+`ru_maxrss`; Ray's workers and object store are other processes) is reported. Outputs are
+checked to be identical to `segment`'s. Seconds include model loading and Ray's start.
 """
 import argparse
 import json
@@ -18,58 +21,89 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+N_FILES = 8
+# the driver, as `segment-corpus` runs it, reporting its own peak RSS at the end
+DRIVER = """
+import json, resource, sys
+from spacy_gdcws.corpus_segment import segment_corpus
+s = segment_corpus(sys.argv[1], sys.argv[2], sys.argv[3], actors=int(sys.argv[4]), batch_size=int(sys.argv[5]),
+                   progress=False)
+print(json.dumps({"files": s.files, "lines": s.lines, "chars": s.chars, "failed": s.failed,
+                  "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+"""
 
 
-def corpus_lines(n: int):
+def base_lines():
     sxu = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
     if sxu.exists():
-        base = ["".join(line.split()) for line in sxu.read_text(encoding="utf8").split("\n") if line.strip()]
-    else:
+        return ["".join(line.split()) for line in sxu.read_text(encoding="utf8").split("\n") if line.strip()]
+    from spacy_gdcws.readers import read_conll
 
-        from spacy_gdcws.readers import read_conll
+    return ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
 
-        base = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    return [base[i % len(base)] for i in range(n)]
+
+def write_corpus(folder: Path, n_chars: int) -> int:
+    """N_FILES files of SXU lines repeated up to `n_chars` characters; RETURNS the characters written."""
+    base = base_lines()
+    folder.mkdir(parents=True)
+    per_file, written, i = n_chars // N_FILES, 0, 0
+    for k in range(N_FILES):
+        with (folder / f"part{k}.txt").open("w", encoding="utf8") as f:
+            size = 0
+            while size < per_file:
+                line = base[i % len(base)]
+                f.write(line + "\n")
+                size += len(line)
+                i += 1
+            written += size
+    return written
+
+
+def run_size(model: str, n_chars: int, batch_size: int, tmp: Path) -> dict:
+    source = tmp / f"in_{n_chars}"
+    chars = write_corpus(source, n_chars)
+    out = {"chars": chars}
+    start = time.perf_counter()
+    for k in range(N_FILES):
+        subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", model, str(source / f"part{k}.txt"),
+                        str(tmp / f"single_{n_chars}" / f"part{k}.txt")], check=True, capture_output=True)
+    seconds = time.perf_counter() - start
+    out["segment"] = {"seconds": round(seconds, 1), "chars_per_second": round(chars / seconds)}
+    for actors in (1, 2):
+        target = tmp / f"ray_{n_chars}_{actors}"
+        start = time.perf_counter()
+        run = subprocess.run([sys.executable, "-c", DRIVER, str(source), str(target), model, str(actors), str(batch_size)],
+                             check=True, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        report = json.loads(run.stdout.strip().splitlines()[-1])
+        same = all((target / f"part{k}.txt").read_bytes() == (tmp / f"single_{n_chars}" / f"part{k}.txt").read_bytes()
+                   for k in range(N_FILES))
+        assert same and not report["failed"], f"segment-corpus with {actors} actor(s) differs from segment"
+        out[f"ray_{actors}_actors"] = {"seconds": round(seconds, 1), "chars_per_second": round(chars / seconds),
+                                       "seconds_per_million_chars": round(seconds / chars * 1e6, 2),
+                                       "driver_peak_rss_mb": report["peak_rss_mb"], "identical_to_segment": same}
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", required=True)
-    parser.add_argument("--lines", type=int, default=50_000)
-    parser.add_argument("--batch-size", type=int, default=2000)
+    parser.add_argument("--chars", default="2000000,20000000", help="corpus sizes in characters (comma list)")
+    parser.add_argument("--batch-size", type=int, default=2000, help="lines per chunk")
     parser.add_argument("--output", type=Path)
     args = parser.parse_args()
-    lines = corpus_lines(args.lines)
-    chars = sum(len(line) for line in lines)
+    sizes = [int(x) for x in args.chars.split(",")]
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        (tmp / "in").mkdir()
-        quarter = -(-len(lines) // 4)
-        for k in range(4):
-            (tmp / "in" / f"part{k}.txt").write_text("\n".join(lines[k * quarter : (k + 1) * quarter]) + "\n", encoding="utf8")
-        start = time.perf_counter()
-        for k in range(4):
-            subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", args.model, str(tmp / "in" / f"part{k}.txt"),
-                            str(tmp / "single" / f"part{k}.txt"), "-b", "256"], check=True, capture_output=True)
-        results["segment"] = time.perf_counter() - start
-        for actors in (1, 2):
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment-corpus", args.model, str(tmp / "in"),
-                            str(tmp / f"ray{actors}"), "--actors", str(actors), "--batch-size", str(args.batch_size)],
-                           check=True, capture_output=True)
-            results[f"ray_{actors}_actors"] = time.perf_counter() - start
-            for k in range(4):
-                same = (tmp / f"ray{actors}" / f"part{k}.txt").read_bytes() == (tmp / "single" / f"part{k}.txt").read_bytes()
-                assert same, f"ray with {actors} actors differs from segment on part{k}.txt"
-    report = {
-        "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": platform.platform(), "lines": len(lines),
-        "chars": chars,
-        "engines": {name: {"seconds": round(s, 2), "chars_per_second": round(chars / s),
-                           "seconds_per_million_chars": round(s / chars * 1e6, 1),
-                           "x_segment": round(results["segment"] / s, 3)} for name, s in results.items()},
-        "outputs_identical": True,
-    }
+        for n in sizes:
+            results[str(n)] = run_size(args.model, n, args.batch_size, Path(tmp))
+            print(json.dumps({n: results[str(n)]}), file=sys.stderr)
+    growth = {f"ray_{a}_actors": round(results[str(sizes[-1])][f"ray_{a}_actors"]["driver_peak_rss_mb"]
+                                       - results[str(sizes[0])][f"ray_{a}_actors"]["driver_peak_rss_mb"], 1)
+              for a in (1, 2)} if len(sizes) > 1 else {}
+    report = {"command": "python research/benchmarks/ray_segment.py " + " ".join(sys.argv[1:]),
+              "machine": platform.platform(), "files": N_FILES, "sizes": results,
+              "driver_rss_growth_mb_first_to_last": growth}
     print(json.dumps(report, indent=2))
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)

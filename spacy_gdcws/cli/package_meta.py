@@ -42,13 +42,16 @@ CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
                      "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}],
     },
 }
+# the general lexicon of configs/general.cfg (assets/lexicon/)
+LEXICON_SOURCE = {"name": "jieba 0.42.1 dict.txt: words of 2+ characters with frequency >= 5 (general lexicon features)",
+                  "url": "https://github.com/fxsjy/jieba", "author": "Sun Junyi and jieba contributors (MIT)"}
 # what the model card shows of the segmentation standard, segmented by the model itself
 STANDARD_EXAMPLES = ("我爱北京天安门。", "他在電視台工作，今年30歲。")
 RESEARCH_ONLY = {"license": "research use only (the terms of the training corpus)", "sources": []}
 
 
 def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int,
-               examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "") -> str:
+               examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "", n_lexicon: int = 0) -> str:
     """The model card section of the package's README; `examples`: texts and the
     model's own words for them (so the card shows what the model does)."""
     shown = "; ".join(f"{text} → {' / '.join(words)}" for text, words in examples)
@@ -66,6 +69,8 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
         *([f"- **Characters**: the model reads them normalized (`{normalize}`: OpenCC character conversion and "
            "full-width to ASCII punctuation), so simplified and traditional text are segmented alike; "
            "the words keep the input's characters."] if normalize else []),
+        *([f"- **General lexicon**: {n_lexicon:,} words of jieba's dict.txt (MIT) feed a second block of "
+           "dictionary features (training and inference); the user dictionary is separate."] if n_lexicon else []),
         "- **Limitations**: a neural model, slower than dictionary segmenters on CPU; unknown words of other "
         "domains are its main source of errors (add them with the user dictionary, `add_words`).",
         "- **Licence**: that of the training data (see the table above); the code is MIT.",
@@ -96,7 +101,7 @@ def package_meta_cli(
     official = {key: round(float(value), 4) for key, value in (result.get("python") or result["official"]).items()}
     terms = CORPUS_TERMS.get(corpus, RESEARCH_ONLY)
     examples: List[Tuple[str, List[str]]] = []
-    normalize = ""
+    normalize, n_lexicon = "", 0
     if model is not None:
         import spacy
 
@@ -107,17 +112,18 @@ def package_meta_cli(
         for _, pipe in nlp.pipeline:
             if hasattr(pipe, "decoder"):
                 normalize = model_normalizer(pipe.model).spec
+                n_lexicon = len(pipe.general_words) if pipe.uses_general_lexicon else 0
     meta = {
         "name": name,
         "version": version,
         "description": "Chinese word segmentation for spaCy (spacy-gdcws).",
         "license": terms["license"],
-        "sources": terms["sources"],
+        "sources": terms["sources"] + ([LEXICON_SOURCE] if n_lexicon else []),
         "performance": {
             "token_p": official["precision"], "token_r": official["recall"], "token_f": official["f"],
             "token_oov_r": official["oov_recall"], "token_iv_r": official["iv_recall"],
         },
-        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize),
+        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize, n_lexicon),
     }
     atomic_write_text(output, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     msg.good(f"{output}: licence {meta['license']}, F {official['f']}")

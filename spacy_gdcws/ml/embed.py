@@ -49,6 +49,7 @@ def build_char_embed(
     dropout: float = 0.0,
     vectors_width: int = 0,
     normalize: str = "",
+    general_lexicon: bool = False,
 ) -> Any:
     """The character embedding (`nn.CharEmbedding`) with its featurization settings.
 
@@ -74,6 +75,10 @@ def build_char_embed(
         priors, user dictionary matches): OpenCC configurations and "width"
         joined by "+", e.g. "t2s+width" (`data.normalize`); the words and
         `doc.text` keep the input's characters. "" = off.
+    general_lexicon (bool): A second block of dictionary features (the same
+        2 * (lexicon_max_len - 1) columns) from a general word list given at
+        initialize (`[initialize.components.NAME] general_lexicon = "dict.txt"`,
+        e.g. jieba's dict.txt) and saved with the pipeline; needs lexicon_max_len.
     RETURNS (nn.CharEmbedding): The torch module (its `features` are read by
         `spacy_gdcws.CharSegmenter.v1`).
     """
@@ -88,12 +93,13 @@ def build_char_embed(
         char_rows=char_rows, char_seeds=char_seeds, bigrams=bigrams, bigram_rows=bigram_rows,
         lexicon_max_len=lexicon_max_len, lexicon_holdout=lexicon_holdout, ngram_vocab=ngram_vocab,
         ngram_holdout=ngram_holdout, ngram_dropout=ngram_dropout, holdout_folds=holdout_folds,
-        vectors=vectors_width > 0, normalize=normalize,
+        vectors=vectors_width > 0, normalize=normalize, general_lexicon=general_lexicon,
     )
     check_lexicon_max_len(lexicon_max_len)
     check_rate("dropout", dropout)
     check_rate("lexicon_dropout", lexicon_dropout)
-    embed = CharEmbedding(width, char_rows, bigrams, bigram_rows, bigram_width, n_lexicon_features(lexicon_max_len),
+    blocks = 2 if general_lexicon else 1
+    embed = CharEmbedding(width, char_rows, bigrams, bigram_rows, bigram_width, blocks * n_lexicon_features(lexicon_max_len),
                           lexicon_dropout, positions, dropout, vectors_width)
     embed.features = features
     return embed

@@ -25,6 +25,7 @@ from spacy_gdcws.data.ragged import interleaved
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     FORCED_BOUNDARY_LOGIT,
+    GENERAL_LEXICON_ATTR,
     HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
@@ -41,7 +42,8 @@ from spacy_gdcws.ml.wrapper import convert_inputs, wrap_torch
 
 def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_rows: int, lexicon_max_len: int,
                      lexicon_holdout: bool, ngram_vocab: bool, ngram_holdout: bool, ngram_dropout: float,
-                     holdout_folds: int, vectors: bool = False, normalize: str = "") -> Dict[str, Any]:
+                     holdout_folds: int, vectors: bool = False, normalize: str = "",
+                     general_lexicon: bool = False) -> Dict[str, Any]:
     """The featurization settings of an embedding (checked), as the thinc model keeps them in its attrs."""
     if (ngram_holdout or ngram_dropout) and not ngram_vocab:
         raise ValueError(Errors.E027)
@@ -50,11 +52,13 @@ def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_r
     if holdout_folds < 0 or holdout_folds == 1:
         raise ValueError(Errors.E029.format(value=holdout_folds))
     get_normalizer(normalize)  # E086 for an unknown step, when the model is built
+    if general_lexicon and not lexicon_max_len:
+        raise ValueError(Errors.E090)
     return {
         "char_rows": char_rows, "char_seeds": char_seeds, "bigrams": bigrams, "bigram_rows": bigram_rows,
         "lexicon_max_len": lexicon_max_len, "lexicon_holdout": lexicon_holdout, "ngram_vocab": ngram_vocab,
         "ngram_holdout": ngram_holdout, "ngram_dropout": ngram_dropout, "holdout_folds": holdout_folds,
-        "vectors": vectors, NORMALIZE_ATTR: normalize,
+        "vectors": vectors, NORMALIZE_ATTR: normalize, "general_lexicon": general_lexicon,
     }
 
 
@@ -89,6 +93,8 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
             # the dictionary itself (a frozenset, set by the segmenter from its
             # training words; not serialized here: the segmenter saves words.txt)
             LEXICON_ATTR: None,
+            # the general word list (a frozenset, set by the segmenter; saved as general_lexicon.txt)
+            GENERAL_LEXICON_ATTR: None,
             # training frequencies for lexicon_holdout, a features.WordCounts (set
             # by the segmenter's initialize; deliberately not msgpack-serializable)
             LEXICON_COUNTS_ATTR: None,
@@ -143,6 +149,12 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         else:
             # the separators' code matches no word, so no word spans two docs
             feats.lexicon = lexicon_index(model, lexicon, max_len).features(tokens.codes)
+        if model.attrs.get("general_lexicon"):
+            general = model.attrs.get(GENERAL_LEXICON_ATTR)
+            if general is None:
+                raise ValueError(Errors.E091)
+            general_features = lexicon_index(model, general, max_len, GENERAL_LEXICON_ATTR).features(tokens.codes)
+            feats.lexicon = numpy.concatenate([feats.lexicon, general_features], axis=1)
     if model.attrs.get("vectors"):
         feats.vectors = vector_rows(docs[0].vocab, tokens.orth)  # a separator's ORTH 0 has no row
     n_tokens = len(tokens)

@@ -23,6 +23,7 @@ from spacy_gdcws.errors import Errors
 # they are boundaries by construction.
 FORCED_BOUNDARY_LOGIT = 30.0
 LEXICON_ATTR = "lexicon"
+GENERAL_LEXICON_ATTR = "general_lexicon_words"
 LEXICON_COUNTS_ATTR = "lexicon_counts"
 HOLDOUT_FOLDS_ATTR = "holdout_blocks"
 # set by spacy_gdcws.ml.quantize: the model predicts only
@@ -90,12 +91,14 @@ def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:
 LEXICON_INDEX_ATTR = "lexicon_index"
 
 
-def lexicon_index(model: Model, lexicon: Any, max_len: int) -> LexiconIndex:
-    """The model's `LexiconIndex` of `lexicon`, built again only when the
-    dictionary changes (not serialized: thinc skips attrs msgpack cannot write)."""
-    cached = model.attrs.get(LEXICON_INDEX_ATTR)
+def lexicon_index(model: Model, lexicon: Any, max_len: int, which: str = LEXICON_ATTR) -> LexiconIndex:
+    """The model's `LexiconIndex` of `lexicon` (`which`: the training words or the general
+    lexicon), built again only when the dictionary changes (not serialized: thinc skips
+    attrs msgpack cannot write)."""
+    key = f"{LEXICON_INDEX_ATTR}:{which}"
+    cached = model.attrs.get(key)
     if cached is None or cached[0] is not lexicon:
-        cached = model.attrs[LEXICON_INDEX_ATTR] = (lexicon, LexiconIndex(lexicon, max_len))
+        cached = model.attrs[key] = (lexicon, LexiconIndex(lexicon, max_len))
     return cached[1]
 
 

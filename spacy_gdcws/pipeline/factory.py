@@ -1,8 +1,11 @@
 """The `gdcws_segmenter` factory: the one place where the component's defaults live.
 
-The default model is the project's default (`configs/idcnn.cfg`): the ID-CNN-CRF
-on hashed characters, bigrams, dictionary features and the n-gram vocabulary,
-so `nlp.add_pipe("gdcws_segmenter")` builds what `spacy project run all` trains.
+The default model is the main job's (`configs/general.cfg`): the ID-CNN-CRF on
+hashed normalized characters (OpenCC t2s, full-width punctuation folded),
+bigrams, dictionary features and the n-gram vocabulary, so
+`nlp.add_pipe("gdcws_segmenter")` builds what `spacy project run all` trains,
+less its general lexicon (`general_lexicon`), which needs a word list at
+initialize that a bare `add_pipe` does not have.
 """
 from typing import Callable, List, Optional
 
@@ -21,7 +24,7 @@ batch_chars = 16384
 mixed_precision = false
 
 [model.embed]
-@architectures = "spacy_gdcws.CharEmbed.v1"
+@architectures = "spacy_gdcws.CharEmbed.v2"
 width = 128
 char_rows = 20000
 char_seeds = 2
@@ -38,6 +41,8 @@ holdout_folds = 10
 positions = false
 dropout = 0.3
 vectors_width = 0
+normalize = "t2s+width"
+general_lexicon = false
 
 [model.encoder]
 @architectures = "spacy_gdcws.IDCNN.v1"

@@ -38,10 +38,11 @@ from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.data.normalize import get_normalizer
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.priors import tag_pmi
-from spacy_gdcws.decoding.user_dict import load_user_dict
+from spacy_gdcws.decoding.user_dict import load_user_dict, read_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
+    GENERAL_LEXICON_ATTR,
     HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
@@ -115,6 +116,7 @@ class GDSegmenter(TrainablePipe):
         self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
         self._words = WordDocs()
         self.train_words = set()
+        self.general_words = set()
         self._check_tag_settings()
 
     def add_words(self, words: Iterable[str], mode: str = "force") -> int:
@@ -167,6 +169,24 @@ class GDSegmenter(TrainablePipe):
                 # the dictionary features match the words as the model reads them
                 normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
                 node.attrs[LEXICON_ATTR] = frozenset(normalize(w) for w in self._train_words)
+
+    @property
+    def general_words(self) -> Set[str]:
+        """The general lexicon (`CharEmbed.v2 general_lexicon`): the word list given at
+        initialize (e.g. jieba's dict.txt), read by the second block of dictionary features."""
+        return self._general_words
+
+    @general_words.setter
+    def general_words(self, words: Iterable[str]) -> None:
+        self._general_words = set(words)
+        for node in self.model.walk():
+            if node.attrs.get("general_lexicon"):
+                normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
+                node.attrs[GENERAL_LEXICON_ATTR] = frozenset(normalize(w) for w in self._general_words)
+
+    @property
+    def uses_general_lexicon(self) -> bool:
+        return any(node.attrs.get("general_lexicon") for node in self.model.walk())
 
     @property
     def threshold(self) -> float:
@@ -283,7 +303,8 @@ class GDSegmenter(TrainablePipe):
         return losses
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
-                   user_dict: Optional[Union[str, Path]] = None, user_dict_mode: str = "force") -> None:
+                   user_dict: Optional[Union[str, Path]] = None, user_dict_mode: str = "force",
+                   general_lexicon: Optional[Union[str, Path]] = None, general_lexicon_min_freq: int = 0) -> None:
         """Check the training data and record what it gives: its words (OOV
         recall, dictionary features), the n-gram vocabulary, block leave-out and
         the decoding priors' counts. The torch module is built eagerly from the
@@ -293,8 +314,18 @@ class GDSegmenter(TrainablePipe):
             (`[initialize.components.NAME] user_dict = "words.txt"`) in any of
             the formats of `decoding.user_dict.read_user_dict`.
         user_dict_mode (str): The mode of words given without one.
+        general_lexicon (Optional[Union[str, Path]]): The word list of a model with
+            `general_lexicon` features, in any format of `read_user_dict` (jieba's
+            dict.txt: `word freq tag`); words of one character are left out.
+        general_lexicon_min_freq (int): Keep the words whose frequency (where the
+            file gives one) is at least this.
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
+        if general_lexicon is not None:
+            self.general_words = {w for w, _, freq in read_user_dict(general_lexicon)
+                                  if len(w) > 1 and (freq is None or freq >= general_lexicon_min_freq)}
+        if self.uses_general_lexicon and not self.general_words:
+            raise ValueError(Errors.E091)
         if user_dict is not None:
             self.load_user_dict(user_dict, user_dict_mode)
         if self.model.attrs.get(ENSEMBLE_ATTR):

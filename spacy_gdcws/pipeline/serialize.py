@@ -59,6 +59,7 @@ def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
         "cfg": lambda: srsly.json_dumps(pipe.cfg),
         "model": lambda: pipe.model.to_bytes(),
         "words": lambda: srsly.msgpack_dumps(sorted(pipe.train_words)),
+        "general_lexicon": lambda: srsly.msgpack_dumps(sorted(pipe.general_words)),
         "pairs": lambda: b"" if decoder.pair_counts is None else decoder.pair_counts.to_bytes(),
         "user_dict": lambda: srsly.json_dumps(decoder.user_dict.to_list()),
         "vocab": lambda: pipe.vocab.to_bytes(exclude=exclude),
@@ -72,6 +73,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
         "cfg": lambda b: pipe.cfg.update(srsly.json_loads(b)),
         "model": lambda b: pipe.model.from_bytes(b),
         "words": lambda b: setattr(pipe, "train_words", set(srsly.msgpack_loads(b))),
+        "general_lexicon": lambda b: setattr(pipe, "general_words", set(srsly.msgpack_loads(b))),
         "pairs": lambda b: setattr(decoder, "pair_counts", PairCounts.from_bytes(b) if b else None),
         "user_dict": lambda b: setattr(decoder, "user_dict", UserDictionary.from_list(srsly.json_loads(b))),
         "vocab": lambda b: pipe.vocab.from_bytes(b, exclude=exclude),
@@ -87,6 +89,9 @@ def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "cfg": lambda p: srsly.write_json(p, pipe.cfg),
         "model": lambda p: pipe.model.to_disk(p),
         "words.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(pipe.train_words)), encoding="utf8"),
+        # only where the model reads one (older folders have none)
+        "general_lexicon.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(pipe.general_words)),
+                                                      encoding="utf8") if pipe.uses_general_lexicon else None,
         "pairs": lambda p: None if decoder.pair_counts is None else p.write_bytes(decoder.pair_counts.to_bytes()),
         "user_dict.json": lambda p: srsly.write_json(p, decoder.user_dict.to_list()),
         "vocab": lambda p: pipe.vocab.to_disk(p, exclude=exclude),
@@ -111,6 +116,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "cfg": lambda p: pipe.cfg.update(srsly.read_json(p)),
         "model": lambda p: pipe.model.from_disk(p),
         "words.txt": lambda p: setattr(pipe, "train_words", _read_words(p)),
+        "general_lexicon.txt": lambda p: setattr(pipe, "general_words", _read_words(p) if p.exists() else set()),
         "pairs": lambda p: setattr(decoder, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
         # pipelines saved before the user dictionary have none
         "user_dict.json": lambda p: setattr(
@@ -128,6 +134,8 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     uses_lexicon = any(node.attrs.get("lexicon_max_len") for node in pipe.model.walk())
     if uses_lexicon and not pipe.train_words:  # the model needs its training words (dictionary features)
         raise ValueError(Errors.E065.format(path=path / "words.txt"))
+    if pipe.uses_general_lexicon and not pipe.general_words:
+        raise ValueError(Errors.E092.format(path=path / "general_lexicon.txt"))
 
 
 def _saved_cfg(path: Path) -> Dict[str, Any]:
