@@ -410,6 +410,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         characters, seconds.
     """
     try:
+        import pyarrow.fs as pafs
         import ray
     except ImportError as e:
         raise ImportError(Errors.E070.format(error=e)) from None
@@ -464,6 +465,12 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         for (index, _), size in zip(ready, sizes):
             manifest[todo[index].relative] = {"source": todo[index].identity(), "model": identity,
                                               "settings": settings, "output_size": size}
+        failed = {relative for relative, _ in summary.failed}
+        for file in todo:  # a failed file has no output: not a stale one from an earlier run either
+            if file.relative in failed:
+                manifest.pop(file.relative, None)
+                if out_fs.get_file_info(file.target).type == pafs.FileType.File:
+                    out_fs.delete_file(file.target)
         summary.files = len(ready)
         write_manifest(out_fs, out_root, manifest)
     finally:

@@ -150,9 +150,13 @@ def test_a_bad_file_fails_alone_with_its_line(corpus, tmp_path):
     source = tmp_path / "in"
     source.mkdir()
     (source / "a.txt").write_bytes((root / "in" / "a.txt").read_bytes())
+    (source / "bad.txt").write_bytes("好的\n是的\n".encode("utf8"))
+    _run(source, tmp_path / "out")
+    assert (tmp_path / "out" / "bad.txt").exists()
+    # the file changes and now holds a line that is not UTF-8: it fails, and its old output goes
     (source / "bad.txt").write_bytes("好的\n是的\n".encode("utf8") + b"\xff\xfe bad\n" + "再见\n".encode("utf8"))
     summary = _run(source, tmp_path / "out")
-    assert summary.files == 1 and _read(tmp_path / "out" / "a.txt") == expected["a.txt"]
+    assert summary.files == 0 and summary.skipped == ["a.txt"] and _read(tmp_path / "out" / "a.txt") == expected["a.txt"]
     assert [name for name, _ in summary.failed] == ["bad.txt"]
     assert "E015" in summary.failed[0][1] and ":3:" in summary.failed[0][1]
     assert not (tmp_path / "out" / "bad.txt").exists()
