@@ -294,6 +294,12 @@ class SegmentActor:
 
         if gpu:
             spacy.require_gpu()
+        # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
+        import ray
+        import torch
+
+        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0)
+        torch.set_num_threads(max(1, int(cpus)))
         self.nlp = spacy.load(model)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode)  # each file in one table build
         self.delimiter = delimiter
@@ -393,7 +399,8 @@ def commit_file(filesystem: Any, staging: str, file: int, n_chunks: int, target:
 
 
 def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], model: str, *,
-                   address: Optional[str] = None, actors: int = 2, gpus_per_actor: float = 0.0,
+                   address: Optional[str] = None, actors: int = 2, cpus_per_actor: float = 1.0,
+                   gpus_per_actor: float = 0.0,
                    batch_size: int = 1000, delimiter: str = "  ",
                    user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force",
                    nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
@@ -403,7 +410,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     input_path: a file, a folder or a glob pattern, local or a URI (s3://, gs://, hdfs://).
     output_dir: a folder, local or a URI. address: an existing Ray cluster ("auto",
     "ray://host:10001"), or None to start Ray locally. actors: actors in the pool.
-    gpus_per_actor: GPUs each actor gets (0 = CPU). batch_size: lines per chunk (one actor
+    cpus_per_actor: CPUs each actor gets (its torch threads). gpus_per_actor: GPUs each actor
+    gets (0 = CPU). batch_size: lines per chunk (one actor
     call). retries: times a chunk that raises is tried again in its actor (an actor that dies
     is restarted by Ray and its chunks run again).
     RETURNS (Summary): files segmented, skipped and failed (each with its coded error), lines,
@@ -418,6 +426,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     for name, value in (("actors", actors), ("batch_size", batch_size), ("nlp_batch_size", nlp_batch_size)):
         if not 1 <= value <= 2**31 - 1:
             raise ValueError(Errors.E047.format(name=name, value=value))
+    if not cpus_per_actor > 0:
+        raise ValueError(Errors.E093.format(value=cpus_per_actor))
     check_locations(input_path, output_dir)
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
@@ -454,6 +464,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                                  gpus_per_actor > 0),
             batch_size=1,
             compute=ray.data.ActorPoolStrategy(size=actors),
+            num_cpus=cpus_per_actor,
             num_gpus=gpus_per_actor or None,
         )
         sink = parts_sink(staging, out_fs)

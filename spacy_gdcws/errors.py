@@ -112,3 +112,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E090 = "general_lexicon needs dictionary features: set lexicon_max_len (e.g. 6) on the embedding."
     E091 = "This model uses a general lexicon but none was given: set [initialize.components.NAME] general_lexicon to a word list (e.g. jieba's dict.txt)."
     E092 = "{path} is missing or empty, but the segmenter's model uses a general lexicon: the saved segmenter is incomplete."
+    E093 = "--cpus-per-actor must be positive, got {value}"

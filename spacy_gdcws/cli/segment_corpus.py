@@ -15,6 +15,7 @@ def segment_corpus_cli(
     output_dir: str = typer.Argument(..., help="Output folder (local or a URI): one file per input file, same relative name"),
     address: Optional[str] = typer.Option(None, "--address", help="An existing Ray cluster: 'auto' or 'ray://host:port' (default: start Ray here)"),
     actors: int = typer.Option(2, "--actors", "-a", help="Actors in the pool (each loads the pipeline once)"),
+    cpus_per_actor: float = typer.Option(1.0, "--cpus-per-actor", help="CPUs per actor (its torch threads)"),
     gpus_per_actor: float = typer.Option(0.0, "--gpus-per-actor", help="GPUs per actor (0 = CPU)"),
     batch_size: int = typer.Option(1000, "--batch-size", "-b", help="Lines per chunk (one actor call)"),
     delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
@@ -30,7 +31,7 @@ def segment_corpus_cli(
     that cannot be read is reported at the end, and the exit status is 1."""
     try:
         summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
-                                 gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
+                                 cpus_per_actor=cpus_per_actor, gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
                                  user_dict=user_dict, user_dict_mode=user_dict_mode,
                                  retries=retries, num_cpus=num_cpus)
     except ValueError as err:
