@@ -1,8 +1,18 @@
 """`segment-corpus` on Ray Data against single-process `segment`: speed and the driver's peak
 memory as the corpus grows, in one run.
 
-    python research/benchmarks/ray_segment.py --model tests/fixtures/legacy_gd_v2 \\
+    python research/benchmarks/ray_segment.py --model training/bench.small/model-best \\
         --chars 2000000,20000000 --output research/benchmarks/results/ray_cpu.json
+
+`training/bench.small` is a small ID-CNN-CRF (width 32, one iteration, 50 steps on UD GSD: what
+is measured is the machinery around the model, not the model):
+
+    python -m spacy_gdcws prepare ud_gsd assets corpus/ud_gsd
+    python -m spacy train configs/idcnn.cfg --output training/bench.small \\
+        --paths.train corpus/ud_gsd/train.spacy --paths.dev corpus/ud_gsd/dev.spacy \\
+        --training.max_steps 50 --training.eval_frequency 50 --components.segmenter.model.embed.width 32 \\
+        --components.segmenter.model.encoder.width 32 --components.segmenter.model.scorer.width 32 \\
+        --components.segmenter.model.encoder.iterations 1
 
 The corpus: SXU test lines (UD GSDSimp test where the shared corpora are absent) repeated to each
 size, in 8 files. For each size: `segment` run on the 8 files one after another (one process
