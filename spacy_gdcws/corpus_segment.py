@@ -98,6 +98,15 @@ def _hidden(relative: str) -> bool:
     return any(part.startswith(".") for part in relative.split("/"))
 
 
+def glob_match(path: str, pattern: str) -> bool:
+    """Whether `path` matches a glob `pattern` as a shell reads it: `*`, `?` and `[...]` within
+    one path component, `**` across components."""
+    if "**" in pattern:
+        return fnmatch.fnmatchcase(path, pattern)
+    parts, wanted = path.split("/"), pattern.split("/")
+    return len(parts) == len(wanted) and all(fnmatch.fnmatchcase(p, w) for p, w in zip(parts, wanted))
+
+
 def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> List[CorpusFile]:
     """The input files: a file, every file under a folder (sorted; hidden names left out), or
     a glob pattern; each with its size and mtime. E016 when nothing matches."""
@@ -121,7 +130,7 @@ def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> L
     out = []
     for i in sorted(infos, key=lambda i: i.path):
         relative = i.path[len(root):].lstrip("/")
-        if _hidden(relative) or (pattern and not fnmatch.fnmatch(i.path, pattern)):
+        if _hidden(relative) or (pattern and not glob_match(i.path, pattern)):
             continue
         if pattern and (i.path == out_root or i.path.startswith(out_root.rstrip("/") + "/")):
             continue  # a pattern that reaches into the output folder: never an input

@@ -184,3 +184,17 @@ def test_locations_and_model_are_checked_before_ray_runs(corpus, tmp_path):
     with pytest.raises(ValueError, match="E089"):
         segment_corpus(root / "in", tmp_path / "o", str(tmp_path / "no_such_model"))
     assert not (tmp_path / "o").exists()
+
+
+def test_glob_patterns_read_as_a_shell_reads_them(tmp_path):
+    from spacy_gdcws.corpus_segment import find_inputs
+
+    for name in ("a.txt", "b.txt.gz", "sub/c.txt", "sub/deep/d.txt", ".hidden.txt"):
+        (tmp_path / "in" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "in" / name).write_text("好\n", encoding="utf8")
+    found = lambda pattern: [f.relative for f in find_inputs(str(tmp_path / "in" / pattern), tmp_path / "out")]  # noqa: E731
+    assert found("*.txt") == ["a.txt"]
+    assert found("*/*.txt") == ["sub/c.txt"]
+    assert found("**/*.txt") == ["sub/c.txt", "sub/deep/d.txt"]
+    assert [f.relative for f in find_inputs(tmp_path / "in", tmp_path / "out")] == [
+        "a.txt", "b.txt.gz", "sub/c.txt", "sub/deep/d.txt"]
