@@ -31,6 +31,21 @@ def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
     return list(iter_text_lines(path))
 
 
+def set_threads(threads: Optional[int] = None, n_process: int = 1) -> int:
+    """Set torch's intra-op threads for segmenting: `threads`, or by default the CPU cores this
+    process may use divided among `n_process` processes (at least 1), so that processes times
+    threads never exceed the cores (measured in docs/speed.md). RETURNS the number set."""
+    import os
+
+    import torch
+
+    if threads is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        threads = max(1, cores // max(1, n_process))
+    torch.set_num_threads(threads)
+    return threads
+
+
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:
     """One doc per line, in order (empty lines give empty docs)."""
     return nlp.pipe(lines, batch_size=batch_size, n_process=n_process)

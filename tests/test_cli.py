@@ -82,3 +82,35 @@ def test_init_config_writes_the_shipped_configs(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "init-config", "nope", str(tmp_path / "x.cfg")],
                          capture_output=True, text=True)
     assert bad.returncode == 1 and "E087" in bad.stdout + bad.stderr and not (tmp_path / "x.cfg").exists()
+
+
+def test_segment_threads_option_gives_the_same_words(trained_nlp, tmp_path):
+    """`--threads` (torch threads per process) changes speed, never the words; a bad value is E047."""
+    trained_nlp.to_disk(tmp_path / "model")
+    source = tmp_path / "in.txt"
+    source.write_text("我爱北京天安门。\n\n今天天气很好\n", encoding="utf8")
+    outs = []
+    for threads in ("1", "2"):
+        cli("segment", tmp_path / "model", source, tmp_path / f"out{threads}.txt", "--threads", threads)
+        outs.append((tmp_path / f"out{threads}.txt").read_bytes())
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 3
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(tmp_path / "model"), str(source),
+                          str(tmp_path / "bad.txt"), "--threads", "0"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "E047" in bad.stdout + bad.stderr
+
+
+def test_set_threads_default_divides_the_cores_among_processes():
+    import os
+
+    import torch
+
+    from spacy_gdcws.segment import set_threads
+
+    before = torch.get_num_threads()
+    try:
+        cores = len(os.sched_getaffinity(0))
+        assert set_threads(None, 1) == cores == torch.get_num_threads()
+        assert set_threads(None, 2 * cores) == 1
+        assert set_threads(3, 1) == 3
+    finally:
+        torch.set_num_threads(before)

@@ -15,6 +15,7 @@ from spacy_gdcws.segment import (
     iter_text_lines,
     load_user_dicts,
     segment_lines,
+    set_threads,
     split_dict_spec,
     write_segmented,
 )
@@ -28,6 +29,7 @@ def segment_cli(
     delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
     batch_size: int = typer.Option(256, "--batch-size", "-b", help="Lines per nlp.pipe batch"),
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
+    threads: Optional[int] = typer.Option(None, "--threads", "-t", help="torch threads per process (default: the CPU cores this process may use // --n-process)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, -1 for CPU"),
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
@@ -37,9 +39,10 @@ def segment_cli(
     file appears whole or not at all (written to a temporary file, then renamed)."""
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
                    **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
-    for name, value in (("--batch-size", batch_size), ("--n-process", n_process)):
+    for name, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--threads", threads or 1)):
         if not 1 <= value <= 2**31 - 1:
             fail(Errors.E047.format(name=name, value=value))
+    set_threads(threads, n_process)
     if output_path is not None and str(output_path) == "-":  # as for the input: '-' is the standard stream
         output_path = None
     use_gpu(gpu_id)
