@@ -114,3 +114,33 @@ def test_set_threads_default_divides_the_cores_among_processes():
         assert set_threads(3, 1) == 3
     finally:
         torch.set_num_threads(before)
+
+
+def test_prepare_ud_gsd_more_holds_out_the_end_of_each_file(tmp_path):
+    """The main job's corpus: GSD's words plus HK, CFL and PUD (shipped), each file's last
+    10% in dev, so every source has its held-out part."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cli("prepare", "ud_gsd_more", root / "assets", tmp_path / "c")
+    sizes = {"gsd": 3997, "hk": 1004, "cfl": 451, "pud": 1000}
+    n_dev = sum(int(round(n * 0.1)) for n in sizes.values())
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
+    dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
+    assert len(dev) == n_dev and len(train) == sum(sizes.values()) - n_dev
+    pud_last = (root / "assets" / "ud_zh_more" / "pud_words.txt").read_text(encoding="utf8").splitlines()[-1]
+    assert dev[-1].text == "".join(pud_last.split())
+
+
+def test_model_card_names_what_the_model_reads():
+    from spacy_gdcws.cli.package_meta import CORPUS_TERMS, model_card
+
+    official = {"precision": 0.95, "recall": 0.94, "f": 0.945, "oov_recall": 0.85, "iv_recall": 0.96}
+    card = model_card("ud_gsd_more", "general", official, 5807, [("我爱北京天安门。", ["我", "爱", "北京", "天安", "门", "。"])],
+                      "t2s+width", 126733)
+    assert "我爱北京天安门。 → 我 / 爱 / 北京 / 天安 / 门 / 。" in card
+    assert "t2s+width" in card and "126,733 words of jieba" in card
+    terms = CORPUS_TERMS["ud_gsd_more"]
+    assert terms["license"] == "CC BY-NC-SA 4.0" and len(terms["sources"]) == 5
+    assert "v2.5" in terms["sources"][0]["author"]
