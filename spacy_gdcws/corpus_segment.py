@@ -320,9 +320,10 @@ class SegmentActor:
         if marker and os.path.exists(marker):
             os.unlink(marker)
             os._exit(1)  # an actor that dies mid-run (tests)
-        texts, tries, chars = [], [], []
+        texts, tries, n_lines, chars = [], [], [], []
         for chunk, lines in zip(batch["chunk"], batch["lines"]):
             lines = [] if lines is None else list(lines)
+            n_lines.append(len(lines))
             chars.append(sum(len(line) for line in lines))
             if chunk < 0:
                 texts.append("")
@@ -337,8 +338,7 @@ class SegmentActor:
                     if attempt == self.retries:
                         raise
         return {"file": batch["file"], "chunk": batch["chunk"], "n_chunks": batch["n_chunks"], "error": batch["error"],
-                "text": texts, "lines": [len(x) if x is not None else 0 for x in batch["lines"]], "chars": chars,
-                "retries": tries}
+                "text": texts, "lines": n_lines, "chars": chars, "retries": tries}
 
     def _segment(self, lines: List[str]) -> str:
         from spacy_gdcws.segment import doc_words

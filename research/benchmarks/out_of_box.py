@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from spacy_gdcws.readers import read_sentences  # noqa: E402
+from spacy_gdcws.io import atomic_write_text  # noqa: E402
 
 # name: (path under the corpora folder, reader format)
 TEST_SETS: Dict[str, Tuple[str, str]] = {
@@ -150,10 +151,9 @@ def main() -> None:
     print(table)
     if args.output:
         command = "python research/benchmarks/out_of_box.py " + " ".join(sys.argv[1:])
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps({"command": command, "seconds": seconds, "results": results},
-                                          indent=2, ensure_ascii=False) + "\n", encoding="utf8")
-        args.output.with_suffix(".md").write_text(table + "\n", encoding="utf8")
+        atomic_write_text(args.output, json.dumps({"command": command, "seconds": seconds, "results": results},
+                                                  indent=2, ensure_ascii=False) + "\n")
+        atomic_write_text(args.output.with_suffix(".md"), table + "\n")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from spacy_gdcws.io import atomic_write_text
+
 ROOT = Path(__file__).resolve().parents[2]
 N_FILES = 8
 # the driver, as `segment-corpus` runs it, reporting its own peak RSS at the end
@@ -116,8 +118,7 @@ def main() -> None:
               "driver_rss_growth_mb_first_to_last": growth}
     print(json.dumps(report, indent=2))
     if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf8")
+        atomic_write_text(args.output, json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from spacy_gdcws.io import atomic_write_text
+
 SETTINGS = [(1, 1), (1, 2), (2, 1), (2, 2), (1, None), (2, None)]  # None: the default
 
 
@@ -49,8 +51,7 @@ def main() -> None:
               "identical_outputs": True}
     print(json.dumps(report, indent=2))
     if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf8")
+        atomic_write_text(args.output, json.dumps(report, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -105,14 +105,14 @@ def package_meta_cli(
     if model is not None:
         import spacy
 
-        from spacy_gdcws.ml.state import model_normalizer
+        from spacy_gdcws.segment import segmenter_names
 
         nlp = spacy.load(model)
         examples = [(text, [t.text for t in nlp(text) if not t.is_space]) for text in STANDARD_EXAMPLES]
-        for _, pipe in nlp.pipeline:
-            if hasattr(pipe, "decoder"):
-                normalize = model_normalizer(pipe.model).spec
-                n_lexicon = len(pipe.general_words) if pipe.uses_general_lexicon else 0
+        for name in segmenter_names(nlp)[:1]:
+            segmenter = nlp.get_pipe(name)
+            normalize = segmenter.decoder.normalizer.spec
+            n_lexicon = len(segmenter.general_words) if segmenter.uses_general_lexicon else 0
     meta = {
         "name": name,
         "version": version,

@@ -164,11 +164,16 @@ class GDSegmenter(TrainablePipe):
     @train_words.setter
     def train_words(self, words: Iterable[str]) -> None:
         self._train_words = set(words)
-        for node in self.model.walk():  # the model, or each member of an ensemble
-            if LEXICON_ATTR in node.attrs:
-                # the dictionary features match the words as the model reads them
+        self._give_lexicon(LEXICON_ATTR, self._train_words, lambda node: LEXICON_ATTR in node.attrs)
+
+    def _give_lexicon(self, attr: str, words: Set[str], reads: Callable[[Model], bool]) -> None:
+        """Set `attr` on each model node that `reads` it (the model, or each member of an
+        ensemble) to the words as that node reads them (its character normalization), so
+        that its dictionary features match."""
+        for node in self.model.walk():
+            if reads(node):
                 normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
-                node.attrs[LEXICON_ATTR] = frozenset(normalize(w) for w in self._train_words)
+                node.attrs[attr] = frozenset(normalize(w) for w in words)
 
     @property
     def general_words(self) -> Set[str]:
@@ -179,10 +184,7 @@ class GDSegmenter(TrainablePipe):
     @general_words.setter
     def general_words(self, words: Iterable[str]) -> None:
         self._general_words = set(words)
-        for node in self.model.walk():
-            if node.attrs.get("general_lexicon"):
-                normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
-                node.attrs[GENERAL_LEXICON_ATTR] = frozenset(normalize(w) for w in self._general_words)
+        self._give_lexicon(GENERAL_LEXICON_ATTR, self._general_words, lambda node: node.attrs.get("general_lexicon"))
 
     @property
     def uses_general_lexicon(self) -> bool:
