@@ -242,3 +242,29 @@ def test_relative_embeddings_equal_shaw_attention_by_brute_force():
 
     plain = attn(x, allowed, RelativePositions(offsets, bias=enc.relative_bias[0][:, offsets]))
     assert torch.allclose(attn(x, allowed, enc.positions(0, offsets)), plain, atol=1e-6)
+
+
+def test_prediction_sums_one_fused_table_and_rebuilds_it_when_weights_change():
+    """Without autograd the character and bigram terms are one `embedding_bag` over
+    [characters; bigrams projected left; projected right]: the same numbers as the
+    trained lookup, rebuilt after the weights change (an update or a load)."""
+    from spacy_gdcws.nn import CharEmbedding
+
+    torch.manual_seed(0)
+    embed = CharEmbedding(16, 50, bigrams=True, bigram_rows=80, bigram_width=8, n_lexicon_features=4).eval()
+    chars, bigrams = torch.randint(0, 50, (3, 7, 2)), torch.randint(0, 80, (3, 8, 2))
+    lexicon = torch.rand(3, 7, 4)
+
+    def trained_lookup():
+        return embed._lookup(chars, bigrams) + embed.lexicon_proj(lexicon)
+
+    with torch.no_grad():
+        assert torch.allclose(embed(chars, bigrams, lexicon), trained_lookup(), atol=1e-6)
+        first = embed._fused[1]
+        embed.bigram_embed.weight.add_(0.5)
+        assert torch.allclose(embed(chars, bigrams, lexicon), trained_lookup(), atol=1e-6)
+        assert embed._fused[1] is not first
+    embed.train()
+    out = embed(chars, bigrams, lexicon)  # training: the lookup the gradients flow through
+    out.sum().backward()
+    assert embed.bigram_proj.weight.grad is not None

@@ -1,9 +1,10 @@
 """The character embedding layer shared by every encoder (`embed` in `embed >> encoder >> scorer`)."""
 import math
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import torch
 from torch import nn
+from torch.nn import functional
 
 from spacy_gdcws.errors import Errors
 
@@ -72,6 +73,8 @@ class CharEmbedding(nn.Module):
         self.embed_dropout = nn.Dropout(dropout)
         # featurization settings read by the thinc model (see `spacy_gdcws.ml`)
         self.features: Dict[str, Any] = {}
+        # prediction's fused table (`_fused_table`): built from the weights on first use, not saved
+        self._fused: Optional[Tuple[Tuple[int, ...], torch.Tensor]] = None
 
     def set_vectors(self, table: torch.Tensor) -> None:
         """Copy a pretrained vectors table (n, vectors_width) into the layer (frozen)."""
@@ -87,15 +90,11 @@ class CharEmbedding(nn.Module):
 
     def forward(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor],
                 lexicon: Optional[torch.Tensor] = None, vectors: Optional[torch.Tensor] = None) -> torch.Tensor:
-        emb = self.char_embed(chars).sum(dim=2)
-        if self.positions:
-            # the reference code scales embeddings by sqrt(d) before adding positions
-            emb = emb * math.sqrt(self.width) + sinusoidal_positions(chars.shape[1], self.width, chars.device)
-        if self.use_bigrams:
-            if bigrams is None:
-                raise ValueError(Errors.E010)
-            big = self.bigram_embed(bigrams).sum(dim=2)
-            emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
+        if self.use_bigrams and bigrams is not None and not self.positions and not self.training \
+                and not torch.is_grad_enabled() and not torch.jit.is_tracing():
+            emb = self._fused_lookup(chars, bigrams)
+        else:
+            emb = self._lookup(chars, bigrams)
         if self.n_lexicon_features:
             if lexicon is None:
                 raise ValueError(Errors.E055)
@@ -113,3 +112,50 @@ class CharEmbedding(nn.Module):
                 rows = torch.zeros(vectors.shape + (self.vectors_width,), device=emb.device)
             emb = emb + self.vectors_proj(rows.to(emb.dtype))
         return self.embed_dropout(emb)
+
+    def _lookup(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor]) -> torch.Tensor:
+        """The character and bigram terms, as trained."""
+        emb = self.char_embed(chars).sum(dim=2)
+        if self.positions:
+            # the reference code scales embeddings by sqrt(d) before adding positions
+            emb = emb * math.sqrt(self.width) + sinusoidal_positions(chars.shape[1], self.width, chars.device)
+        if self.use_bigrams:
+            if bigrams is None:
+                raise ValueError(Errors.E010)
+            big = self.bigram_embed(bigrams).sum(dim=2)
+            emb = emb + self.bigram_proj(torch.cat([big[:, :-1], big[:, 1:]], dim=-1))
+        return emb
+
+    def _fused_lookup(self, chars: torch.Tensor, bigrams: torch.Tensor) -> torch.Tensor:
+        """`_lookup` for prediction as one gather-and-sum: the bigram projection is
+        linear, so each bigram row is projected once into a left and a right table
+        beside the character table, and a character's terms are the sum of its
+        rows (`embedding_bag`): no (B, T, seeds, d) intermediate, no concatenation,
+        no matrix product per character. The same sums in another order (float
+        rounding only)."""
+        table = self._fused_table()
+        batch, length, seeds = chars.shape
+        n_chars, n_bigrams = self.char_embed.num_embeddings, self.bigram_embed.num_embeddings
+        rows = torch.cat([chars, bigrams[:, :-1] + n_chars, bigrams[:, 1:] + (n_chars + n_bigrams)], dim=2)
+        emb = functional.embedding_bag(rows.reshape(batch * length, 3 * seeds), table, mode="sum")
+        return emb.view(batch, length, -1) + self.bigram_proj.bias
+
+    def _fused_table(self) -> torch.Tensor:
+        """[character rows; bigram rows projected as the left bigram; as the right one],
+        rebuilt when any of the weights changed (an update, a load)."""
+        weights = (self.char_embed.weight, self.bigram_embed.weight, self.bigram_proj.weight)
+        key = tuple(x for w in weights for x in (w.data_ptr(), w._version))
+        if self._fused is None or self._fused[0] != key:
+            half = self.bigram_embed.embedding_dim
+            device = self.char_embed.weight.device
+            n_chars, n_bigrams = self.char_embed.num_embeddings, self.bigram_embed.num_embeddings
+            self._fused = None  # the old table goes before the new one is made
+            table = torch.empty(n_chars + 2 * n_bigrams, self.width, device=device)
+            with torch.autocast(device_type=device.type, enabled=False):  # float32 whatever the caller's autocast
+                projection = self.bigram_proj.weight.float()
+                bigram = self.bigram_embed.weight.float()
+                table[:n_chars] = self.char_embed.weight
+                torch.matmul(bigram, projection[:, :half].T, out=table[n_chars : n_chars + n_bigrams])
+                torch.matmul(bigram, projection[:, half:].T, out=table[n_chars + n_bigrams :])
+            self._fused = (key, table)
+        return self._fused[1]
