@@ -22,8 +22,6 @@ Contenders (`--contenders` picks some):
   member of an ensemble), so the two models' ratio is measured in the same run;
 - `gdcws_fast`, `gdcws_fast_bf16`: `gdcws_pipe` with `--fast-model` (e.g. `configs/fast.cfg`
   trained), in float32 and with bf16 autocast;
-- `gdcws_onnx`: `gdcws_pipe` with `--onnx-model`, a pipeline written by `python -m spacy_gdcws
-  export-onnx` (its network on ONNX Runtime, float32 or int8);
 - `gdcws_zero`: the data path alone: `--model` with its torch module replaced by one that
   returns zeros (featurization, windows, decoding, the word `Doc`s), greedy decoding;
 - `gdcws_zero_priors`: the same with all three decoding priors on (weight 1 each; a gap
@@ -64,13 +62,12 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
-              "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_onnx", "gdcws_zero", "gdcws_zero_priors",
+              "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
               "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
 NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
                "gdcws_zero_priors"}
 NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
-NEEDS_ONNX = {"gdcws_onnx"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 LINEAR_CHAR_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}}
@@ -93,21 +90,20 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     """RETURNS (run, prepare): `run(prepared)` segments and returns a word count;
     `prepare(texts)` does the untimed work (only `gdcws_model` has any)."""
     identity = lambda texts: texts  # noqa: E731
-    if name in NEEDS_MODEL or name in NEEDS_BASELINE or name in NEEDS_FAST or name in NEEDS_ONNX:
+    if name in NEEDS_MODEL or name in NEEDS_BASELINE or name in NEEDS_FAST:
         import spacy
         import spacy_gdcws.segment as seg
 
         config = dict(BF16_CONFIG) if name in ("gdcws_pipe_bf16", "gdcws_fast_bf16") else {}
         if args.linear_char:
             config.update(LINEAR_CHAR_CONFIG)
-        path = (args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST
-                else args.onnx_model if name in NEEDS_ONNX else args.model)
+        path = args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST else args.model
         nlp = spacy.load(path, config=config)
         nlp.max_length = 10**8
         if name in ("gdcws_zero", "gdcws_zero_priors"):
             zero_model(nlp, priors=name == "gdcws_zero_priors")
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
-        if name in NEEDS_FAST or name in NEEDS_ONNX:
+        if name in NEEDS_FAST:
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_pipe_int8":
             from spacy_gdcws.ml.quantize import quantize_segmenter
@@ -297,7 +293,6 @@ def main() -> None:
     parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
     parser.add_argument("--baseline-model", help="another trained pipeline, for the gdcws_pipe_baseline contender")
     parser.add_argument("--fast-model", help="a trained fast pipeline (configs/fast.cfg), for gdcws_fast / gdcws_fast_bf16")
-    parser.add_argument("--onnx-model", help="a pipeline written by `export-onnx`, for the gdcws_onnx contender")
     parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from research/scripts/baselines.py)")
     parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
     parser.add_argument("--contenders", nargs="+", default=CONTENDERS)
@@ -324,11 +319,10 @@ def main() -> None:
         return
     contenders = [c for c in args.contenders if (c not in NEEDS_MODEL or args.model)
                   and (c not in NEEDS_PKUSEG or args.pkuseg_model) and (c not in NEEDS_BASELINE or args.baseline_model)
-                  and (c not in NEEDS_FAST or args.fast_model) and (c not in NEEDS_ONNX or args.onnx_model)]
+                  and (c not in NEEDS_FAST or args.fast_model)]
     skipped = sorted(set(args.contenders) - set(contenders))
     if skipped:
-        print(f"skipped (no --model / --pkuseg-model / --baseline-model / --fast-model / --onnx-model): {skipped}",
-              file=sys.stderr)
+        print(f"skipped (no --model / --pkuseg-model / --baseline-model / --fast-model): {skipped}", file=sys.stderr)
     results = []
     for round_no, inp, name in ((k, i, c) for k in range(1, args.rounds + 1) for i in args.inputs for c in contenders):
         cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs), "--warmup", args.warmup,
@@ -342,8 +336,6 @@ def main() -> None:
             cmd += ["--baseline-model", args.baseline_model]
         if args.fast_model:
             cmd += ["--fast-model", args.fast_model]
-        if args.onnx_model:
-            cmd += ["--onnx-model", args.onnx_model]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
         result = json.loads(out.strip().splitlines()[-1])
         result["round"] = round_no
@@ -364,7 +356,7 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
     """The report so far; written to `--output` if given."""
     report: Dict[str, object] = {
         "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs, "warmup": args.warmup,
-        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "onnx_model": args.onnx_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
+        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization

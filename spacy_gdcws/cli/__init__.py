@@ -5,7 +5,6 @@ from spacy_gdcws.cli import (  # noqa: F401  (register the commands)
     ensemble,
     evaluate,
     evaluate_ud,
-    export_onnx,
     init_config,
     ner,
     package_meta,

@@ -50,8 +50,6 @@ def model_fingerprint(model: Any) -> str:
                 parts.append(f"{name} {kind.__name__} {sorted(settings.items())!r}")
         if "window" in node.attrs:
             parts.append(f"window {node.attrs['window']}")
-        if node.name == "onnx":  # spacy_gdcws.OnnxSegmenter.v1: the graph is in the model's bytes
-            parts.append(f"onnx {node.attrs.get('precision')}")
     return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
 
 
