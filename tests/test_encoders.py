@@ -268,3 +268,16 @@ def test_prediction_sums_one_fused_table_and_rebuilds_it_when_weights_change():
     out = embed(chars, bigrams, lexicon)  # training: the lookup the gradients flow through
     out.sum().backward()
     assert embed.bigram_proj.weight.grad is not None
+
+
+def test_an_int8_quantised_tagger_keeps_the_trained_lookup(ud_sentences):
+    """`ml.quantize` turns the bigram projection into an int8 module without a weight
+    tensor: prediction then reads the trained lookup, not the fused table."""
+    from spacy_gdcws.ml.quantize import quantize_segmenter
+
+    nlp, _ = train(model_config("idcnn", "crf"), ud_sentences, steps=4)
+    before = words(nlp)
+    quantize_segmenter(nlp)
+    after = words(nlp)
+    assert [doc.text for doc in nlp.pipe(TEXTS)] == TEXTS
+    assert len(after) == len(before)
