@@ -18,7 +18,8 @@ Contenders (`--contenders` picks some):
   only with AVX512-BF16 / AMX);
 - `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
-- `gdcws_pipe_baseline`: `gdcws_pipe` with `--baseline-model` (e.g. our previous version, or one
+- `gdcws_pipe_baseline`: `gdcws_pipe` with `--baseline-model` and, with `--baseline-code DIR` (a git
+  worktree of an earlier commit), that commit's `spacy_gdcws` (e.g. our previous version, or one
   member of an ensemble), so the two models' ratio is measured in the same run;
 - `gdcws_fast`, `gdcws_fast_bf16`: `gdcws_pipe` with `--fast-model` (e.g. `configs/fast.cfg`
   trained), in float32 and with bf16 autocast;
@@ -292,6 +293,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
     parser.add_argument("--baseline-model", help="another trained pipeline, for the gdcws_pipe_baseline contender")
+    parser.add_argument("--baseline-code", type=Path,
+                        help="a checkout of an earlier commit: gdcws_pipe_baseline imports its spacy_gdcws (PYTHONPATH)")
     parser.add_argument("--fast-model", help="a trained fast pipeline (configs/fast.cfg), for gdcws_fast / gdcws_fast_bf16")
     parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from research/scripts/baselines.py)")
     parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
@@ -336,7 +339,10 @@ def main() -> None:
             cmd += ["--baseline-model", args.baseline_model]
         if args.fast_model:
             cmd += ["--fast-model", args.fast_model]
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        env = None
+        if args.baseline_code and name in NEEDS_BASELINE:
+            env = {**os.environ, "PYTHONPATH": str(args.baseline_code.resolve())}
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env).stdout
         result = json.loads(out.strip().splitlines()[-1])
         result["round"] = round_no
         results.append(result)
@@ -356,7 +362,8 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
     """The report so far; written to `--output` if given."""
     report: Dict[str, object] = {
         "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs, "warmup": args.warmup,
-        "model": args.model, "baseline_model": args.baseline_model, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
+        "model": args.model, "baseline_model": args.baseline_model,
+        "baseline_code": str(args.baseline_code) if args.baseline_code else None, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization
