@@ -9,7 +9,8 @@ the same process, the contenders taking turns.
 
 Reports characters per second through `nlp.pipe` on SXU test (median of `--runs` passes per round,
 median over rounds) and the SXU test lines whose words differ from torch float32. ONNX Runtime uses
-as many intra-op threads as torch. The answer on the 2-core machine of 2026-11-26 (docs/speed.md):
+as many intra-op threads as torch, without spinning between runs (its default spinning starves
+torch's threads in the same process). The answer on the 2-core machine of 2026-11-26 (docs/speed.md):
 no, so the product has no ONNX path (it was `export-onnx` in commit e359a74).
 """
 import argparse
@@ -127,6 +128,9 @@ def main() -> None:
         for name, path in graphs.items():
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = torch.get_num_threads()
+            # ONNX Runtime's threads spin between runs by default: in one process with torch they take
+            # the cores from torch's threads (torch measured 2-20x slower once a session had run)
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
             def run(model: Any, X: Tuple[numpy.ndarray, ...], is_train: bool, session: Any = session) -> Any:
