@@ -20,7 +20,10 @@ from marked import write_table
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = ROOT / "research" / "metrics"
 CONFIGS = [("default", "GD-Transformer (biaffine gaps)"), ("san", "L-SAN-CRF"), ("idcnn", "ID-CNN-CRF"),
-           ("bilstm", "BiLSTM-CRF"), ("fast", "ID-CNN-CRF, half width (`fast`)")]
+           ("bilstm", "BiLSTM-CRF"), ("fast4", "ID-CNN-CRF, half width, four passes (`fast.cfg` of 2026-11-25)"),
+           # 2,500 steps on every corpus (ensemble_recipe.sh's seed-0 member; compare_encoders.sh for fastest)
+           ("fast_s0", "ID-CNN-CRF, half width, one pass (`fast`), 2,500 steps"),
+           ("fastest", "ID-CNN-CRF, width 48, one pass (`fastest`), 2,500 steps")]
 CORPORA = ["sxu", "ud", "zx"]
 # variants trained on SXU (some also on UD and ZX; same budget; compare_encoders.sh with SUFFIX and EXTRA: docs/encoders.md)
 SXU_VARIANTS = [("default_nopos", "GD-Transformer, no sinusoidal positions (`positions = false`)"),
@@ -31,7 +34,10 @@ SXU_VARIANTS = [("default_nopos", "GD-Transformer, no sinusoidal positions (`pos
                 ("san_drop01", "L-SAN-CRF, offset bias, sinusoidal positions, encoder dropout 0.1"),
                 ("san_ff400", "L-SAN-CRF, offset bias, sinusoidal positions, feed-forward 400"),
                 ("san_lr004", "L-SAN-CRF, offset bias, sinusoidal positions, learning rate 0.004"),
-                ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)")]
+                ("idcnn_vectors", "ID-CNN-CRF + character vectors (floret on SXU train)"),
+                ("fast_8000", "ID-CNN-CRF, half width, four passes, 8,000-step horizon (stopped at 3,750)"),
+                ("fast_it1_4000", "ID-CNN-CRF, half width, one pass, 4,000-step horizon"),
+                ("fast_it1_w32", "ID-CNN-CRF, width 32, one pass, 2,500 steps")]
 
 
 def _load(path: Path) -> Optional[Dict]:
