@@ -73,3 +73,24 @@ def test_ensemble_errors(members, sxu_sentences):
         nlp.update(examples)
     with pytest.raises(ValueError, match="E036"):
         nlp.initialize(lambda: examples)
+
+
+def test_an_ensemble_of_crf_taggers_averages_their_potentials(sxu_sentences, tmp_path):
+    """Members with a CRF tagger (the closed-test recipe, docs/closed-test.md): the ensemble
+    averages the 16 potentials of every character and decodes them with BMES Viterbi."""
+    from .test_encoders import model_config
+
+    members = [train_pipeline(sxu_sentences[:8], n_iter=n, model=model_config("idcnn", "crf")) for n in (3, 6)]
+    nlp = build_ensemble(members)
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.scores_tags
+    texts = ["".join(s.words) for s in sxu_sentences[8:12]] + ["我爱北京 天安门。", "", " "]
+    averaged = seg.predict([nlp.make_doc(t) for t in texts])
+    each = [m.get_pipe("gdcws_segmenter").predict([m.make_doc(t) for t in texts]) for m in members]
+    for i, text in enumerate(texts):
+        assert averaged[i].shape == (len(nlp.make_doc(text)), 16)
+        assert numpy.allclose(averaged[i], (each[0][i] + each[1][i]) / 2, atol=1e-5)
+    expected = [[t.text for t in d] for d in nlp.pipe(texts)]
+    assert [d.text for d in nlp.pipe(texts)] == texts
+    nlp.to_disk(tmp_path / "ens")
+    assert [[t.text for t in d] for d in spacy.load(tmp_path / "ens").pipe(texts)] == expected
