@@ -113,3 +113,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E091 = "This model uses a general lexicon but none was given: set [initialize.components.NAME] general_lexicon to a word list (e.g. jieba's dict.txt)."
     E092 = "{path} is missing or empty, but the segmenter's model uses a general lexicon: the saved segmenter is incomplete."
     E093 = "--cpus-per-actor must be positive, got {value}"
+    E094 = "Unknown precision {precision!r}: use one of {options}"

@@ -46,6 +46,29 @@ def set_threads(threads: Optional[int] = None, n_process: int = 1) -> int:
     return threads
 
 
+PRECISIONS = ("saved", "fp32", "bf16", "int8")
+
+
+def set_precision(nlp: Language, precision: str = "saved") -> None:
+    """Run every segmenter of the pipeline in `precision`: "saved" (as the pipeline
+    was saved), "fp32", "bf16" (autocast, as `mixed_precision = true`) or "int8"
+    (`ml.quantize`: Linear layers; the pipeline can then not be saved). How often
+    each changes the words of the fp32 model, and what it costs: docs/speed.md."""
+    from spacy_gdcws.ml.quantize import quantize_segmenter
+    from spacy_gdcws.ml.shims import InPlacePyTorchShim
+
+    if precision not in PRECISIONS:
+        raise ValueError(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
+    for name in segmenter_names(nlp):
+        if precision == "int8":
+            quantize_segmenter(nlp, name)
+        elif precision in ("fp32", "bf16"):
+            for node in nlp.get_pipe(name).model.walk():
+                for shim in node.shims:
+                    if isinstance(shim, InPlacePyTorchShim):
+                        shim._mixed_precision = precision == "bf16"
+
+
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:
     """One doc per line, in order (empty lines give empty docs)."""
     return nlp.pipe(lines, batch_size=batch_size, n_process=n_process)

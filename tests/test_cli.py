@@ -99,6 +99,36 @@ def test_segment_threads_option_gives_the_same_words(trained_nlp, tmp_path):
     assert bad.returncode == 1 and "E047" in bad.stdout + bad.stderr
 
 
+def test_segment_precision_option(trained_nlp, tmp_path):
+    """`--precision`: fp32 is the saved float32 model's words; bf16 and int8 keep every line and
+    character; an unknown precision is E094 before any work."""
+    import spacy
+
+    from spacy_gdcws.ml.shims import InPlacePyTorchShim
+    from spacy_gdcws.segment import set_precision
+
+    trained_nlp.to_disk(tmp_path / "model")
+    source = tmp_path / "in.txt"
+    lines = ["我爱北京天安门。", "", "今天天气很好", "2024年ABC公司"]
+    source.write_text("\n".join(lines) + "\n", encoding="utf8")
+    outs = {}
+    for precision in ("saved", "fp32", "bf16", "int8"):
+        cli("segment", tmp_path / "model", source, tmp_path / f"{precision}.txt", "--precision", precision)
+        outs[precision] = (tmp_path / f"{precision}.txt").read_text(encoding="utf8").split("\n")[:-1]
+    assert outs["fp32"] == outs["saved"]
+    for got in outs.values():
+        assert ["".join(line.split("  ")) for line in got] == lines
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(tmp_path / "model"), str(source),
+                          str(tmp_path / "bad.txt"), "--precision", "int4"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "E094" in bad.stdout + bad.stderr and not (tmp_path / "bad.txt").exists()
+    nlp = spacy.load(tmp_path / "model")
+    set_precision(nlp, "bf16")
+    shims = [s for n in nlp.get_pipe("gdcws_segmenter").model.walk() for s in n.shims if isinstance(s, InPlacePyTorchShim)]
+    assert shims and all(s._mixed_precision for s in shims)
+    set_precision(nlp, "fp32")
+    assert not any(s._mixed_precision for s in shims)
+
+
 def test_set_threads_default_divides_the_cores_among_processes():
     import os
 

@@ -12,9 +12,11 @@ from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
 from spacy_gdcws.segment import (
+    PRECISIONS,
     iter_text_lines,
     load_user_dicts,
     segment_lines,
+    set_precision,
     set_threads,
     split_dict_spec,
     write_segmented,
@@ -31,6 +33,7 @@ def segment_cli(
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
     threads: Optional[int] = typer.Option(None, "--threads", "-t", help="torch threads per process (default: the CPU cores this process may use // --n-process)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, -1 for CPU"),
+    precision: str = typer.Option("saved", "--precision", help="saved (as the pipeline says), fp32, bf16 (autocast) or int8 (Linear layers): speed and changed words in docs/speed.md"),
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
 ) -> None:
@@ -46,7 +49,10 @@ def segment_cli(
     if output_path is not None and str(output_path) == "-":  # as for the input: '-' is the standard stream
         output_path = None
     use_gpu(gpu_id)
+    if precision not in PRECISIONS:
+        fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     nlp = spacy.load(model)
+    set_precision(nlp, precision)
     load_user_dicts(nlp, user_dict, user_dict_mode)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)
