@@ -297,18 +297,15 @@ class SegmentActor:
 
     def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
                  nlp_batch_size: int, retries: int, gpu: bool) -> None:
+        import ray
         import spacy
 
-        from spacy_gdcws.segment import load_user_dicts
+        from spacy_gdcws.segment import load_user_dicts, set_threads
 
         if gpu:
             spacy.require_gpu()
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
-        import ray
-        import torch
-
-        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0)
-        torch.set_num_threads(max(1, int(cpus)))
+        set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
         self.nlp = spacy.load(model)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode)  # each file in one table build
         self.delimiter = delimiter

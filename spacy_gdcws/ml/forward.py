@@ -70,31 +70,19 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
     its head's `kind` says what the arrays hold: "gaps" (len(doc) - 1 rows of
     gap logits) or "tags" (len(doc) rows of CRF potentials, `nn.crf`).
     """
+    if window < 2:
+        raise ValueError(Errors.E011.format(window=window))
     features = dict(net.embed.features)
     if not features:
         raise ValueError(Errors.E041)
     torch_layer = wrap_torch(net, convert_inputs, mixed_precision)
+    kind = net.kind
     n_aux = int(getattr(net.encoder, "has_aux", False))
-    return segmentation_model(torch_layer, features, kind=net.kind, n_aux=n_aux, window=window,
-                              batch_chars=batch_chars, name=name)
-
-
-def segmentation_model(layer: Model, features: Dict[str, Any], *, kind: str, n_aux: int, window: int,
-                       batch_chars: int, name: str = "char_segmenter") -> Model[List[Doc], List[Floats2d]]:
-    """The data path (`forward`) around one scoring layer: `layer` takes the padded
-    arrays of `featurize` and returns (B, T, n_scores) float32 scores (a torch
-    module behind `wrap_torch`, or an ONNX Runtime session: `ml.onnx`).
-
-    features (Dict[str, Any]): The embedding's featurization settings (`feature_settings`).
-    kind (str): "gaps" or "tags". n_aux (int): Auxiliary score columns (HiRED).
-    """
-    if window < 2:
-        raise ValueError(Errors.E011.format(window=window))
     n_scores = 1 + n_aux if kind == "gaps" else TAG_COLUMNS + n_aux
     return Model(
         name,
         forward,
-        layers=[layer],
+        layers=[torch_layer],
         attrs={
             "window": window,
             "batch_chars": batch_chars,
