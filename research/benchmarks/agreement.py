@@ -5,13 +5,13 @@ Linear layers) or against other pipelines? Each line is a text of its own (`nlp.
         --others training/enc/sxu.fast_s0/model-best --output research/benchmarks/results/agreement_fastest.json
 """
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from reports import emit  # noqa: E402
 BF16 = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 
 
@@ -29,7 +29,6 @@ def main() -> None:
 
     import spacy
 
-    from spacy_gdcws.io import atomic_write_text
     from spacy_gdcws.ml.quantize import quantize_segmenter
 
     texts = ["".join(line.split()) for line in args.sxu_test.read_text(encoding="utf8").splitlines()]
@@ -46,10 +45,7 @@ def main() -> None:
         "lines_differing": {name: sum(a != b for a, b in zip(got, reference)) for name, got in variants.items()},
     }
     report["share_differing"] = {name: round(n / len(texts), 5) for name, n in report["lines_differing"].items()}
-    text = json.dumps(report, indent=2)
-    if args.output:
-        atomic_write_text(args.output, text + "\n")
-    print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ torch's threads in the same process). The answer on the 2-core machine of 2026-1
 no, so the product has no ONNX path (it was `export-onnx` in commit e359a74).
 """
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ import numpy
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from reports import emit  # noqa: E402
 INPUT_NAMES = ("chars", "bigrams", "mask", "lexicon", "vectors")
 
 
@@ -106,7 +106,6 @@ def main() -> None:
     import torch
     from spacy.tokens import DocBin
 
-    from spacy_gdcws.io import atomic_write_text
     from spacy_gdcws.segment import find_segmenter
 
     nlp = spacy.load(args.model)
@@ -162,10 +161,7 @@ def main() -> None:
         "lines_differing_from_torch_fp32": {name: sum(a != b for a, b in zip(w, words["torch_fp32"]))
                                             for name, w in words.items()},
     }
-    text = json.dumps(report, indent=2)
-    if args.output:
-        atomic_write_text(args.output, text + "\n")
-    print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

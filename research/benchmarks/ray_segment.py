@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spacy_gdcws.io import atomic_write_text
+from reports import emit
 
 ROOT = Path(__file__).resolve().parents[2]
 N_FILES = 8
@@ -116,9 +116,7 @@ def main() -> None:
     report = {"command": "python research/benchmarks/ray_segment.py " + " ".join(sys.argv[1:]),
               "machine": platform.platform(), "files": N_FILES, "sizes": results,
               "driver_rss_growth_mb_first_to_last": growth}
-    print(json.dumps(report, indent=2))
-    if args.output:
-        atomic_write_text(args.output, json.dumps(report, indent=2) + "\n")
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@
 Also checks that every setting writes the same bytes.
 """
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -17,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from spacy_gdcws.io import atomic_write_text
+from reports import emit
 
 SETTINGS = [(1, 1), (1, 2), (2, 1), (2, 2), (1, None), (2, None)]  # None: the default
 
@@ -49,9 +48,7 @@ def main() -> None:
               "seconds": times, "median_seconds": {k: statistics.median(v) for k, v in times.items()},
               "chars_per_second": {k: round(chars / statistics.median(v)) for k, v in times.items()},
               "identical_outputs": True}
-    print(json.dumps(report, indent=2))
-    if args.output:
-        atomic_write_text(args.output, json.dumps(report, indent=2) + "\n")
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

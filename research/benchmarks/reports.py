@@ -1,0 +1,15 @@
+"""The benchmarks' one way to hand over a report: printed as JSON, and written whole (a temporary
+file, then renamed) to `--output` when given."""
+import json
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+from spacy_gdcws.io import atomic_write_text
+
+
+def emit(report: Dict[str, Any], output: Optional[Path]) -> None:
+    """Print `report` as indented JSON and write the same text to `output` (if any)."""
+    text = json.dumps(report, indent=2)
+    print(text)
+    if output:
+        atomic_write_text(output, text + "\n")
