@@ -15,6 +15,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PYTHONPATH=/tmp/site TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1 PYTHONUNBUFFERED=1
+# CPU threads per run: one run alone takes ~5.5 of the 16 cores (features, optimizer); three runs
+# with torch's default of 16 threads each oversubscribed the cores and the two CRF runs stalled
+# (250 steps in 7 minutes against 1,200 in 100 s alone: research/metrics/gpu_2026-11-26/README.md).
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-5}
 W=/tmp/gpuwork
 OUT=${OUT:-$W/out}
 MINUTES=${MINUTES:-5}
