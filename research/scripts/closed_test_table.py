@@ -1,6 +1,7 @@
 """The closed-test recipe's table (docs/closed-test.md): each member of `ensemble_recipe.sh` (best dev F,
 its step, test F / OOV recall) and the ensemble (dev F, test F / OOV recall, cross-domain), per corpus,
-beside pkuseg retrained on the same split.
+beside pkuseg retrained on the same split; then the same recipe on the whole training files
+(`CORPUS_full`, members taken at their last step), beside pkuseg retrained on the whole file.
 
     python research/scripts/closed_test_table.py --write    # evaluates each ensemble on dev once
         (research/metrics/closed_test/CORPUS.CONFIG_xN.dev.json), then writes the table
@@ -18,6 +19,10 @@ from marked import write_table
 ROOT = Path(__file__).resolve().parents[2]
 METRICS = ROOT / "research" / "metrics"
 RECIPES = [("sxu", "fast", 5), ("ud", "fast", 5), ("zx", "fast", 5)]
+# the same recipe with its members trained on the whole training file (prepare --dev-fraction 0):
+# the dev split is inside their training data, so each member is its last model after STEPS
+WHOLE_FILE = {"sxu_full": 2500, "ud_full": 1250, "zx_full": 1000}
+RECIPES += [(corpus, "fast", 5) for corpus in WHOLE_FILE]
 
 
 def _load(path: Path) -> Optional[Dict]:
@@ -76,22 +81,27 @@ def table() -> str:
     lines: List[str] = ["| corpus | system | dev F (best @ step) | test F official (Python) / OOV-R | SXU → ZX | SXU → UD | training s |",
                         "|---|---|---|---|---|---|---|"]
     for corpus, config, n in RECIPES:
+        whole = corpus in WHOLE_FILE
+        label = corpus.split("_")[0].upper() + (" (whole file)" if whole else "")
         for seed in range(n):
             name = f"{config}_s{seed}"
             cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{name}.json")) if corpus == "sxu" else "–"
                      for t in ("zx", "ud")]
-            lines.append(f"| {corpus.upper()} | `{config}.cfg`, seed {seed} | {_best_dev(corpus, name)} | "
+            dev = f"– (last @ {WHOLE_FILE[corpus]:,})" if whole else _best_dev(corpus, name)
+            lines.append(f"| {label} | `{config}.cfg`, seed {seed} | {dev} | "
                          f"{_fo(_load(METRICS / 'encoders' / f'{corpus}.{name}.json'))} | " + " | ".join(cross)
                          + f" | {_seconds(corpus, name):,.0f} |")
         total = sum(_seconds(corpus, f"{config}_s{seed}") for seed in range(n))
         name = f"{config}_x{n}"
-        dev = ensemble_dev(corpus, config, n)
-        cross = [_fo(_load(METRICS / "encoders" / f"sxu_to_{t}.{name}.json")) if corpus == "sxu" else "–" for t in ("zx", "ud")]
-        lines.append(f"| {corpus.upper()} | **ensemble of the {n}** | {'pending' if dev is None else f'{100 * dev:.2f}'} | "
+        dev = None if whole else ensemble_dev(corpus, config, n)
+        dev_cell = "–" if whole else "pending" if dev is None else f"{100 * dev:.2f}"
+        cross = [_fo(_load(METRICS / "encoders" / f"{corpus}_to_{t}.{name}.json")) if corpus.startswith("sxu") else "–"
+                 for t in ("zx", "ud")]
+        lines.append(f"| {label} | **ensemble of the {n}** | {dev_cell} | "
                      f"**{_fo(_load(METRICS / 'encoders' / f'{corpus}.{name}.json'))}** | " + " | ".join(cross)
                      + f" | {total:,.0f} (sum) |")
         pkuseg = _load(METRICS / f"{corpus}.pkuseg.json")
-        lines.append(f"| {corpus.upper()} | pkuseg, retrained on the same split | – | {_fo(pkuseg)} | – | – | – |")
+        lines.append(f"| {label} | pkuseg, retrained on the {'whole file' if whole else 'same split'} | – | {_fo(pkuseg)} | – | – | – |")
     return "\n".join(lines)
 
 
