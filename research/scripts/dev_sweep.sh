@@ -9,15 +9,15 @@
 # research/metrics/closed_test/sweep/CORPUS.CONFIG_NAME.jsonl (the curve), then prints each variant's
 # best dev F. PARALLEL=2 trains two variants at a time (OMP_NUM_THREADS=1 each).
 set -euo pipefail
+# shellcheck source=research/scripts/jobs.sh
+source "$(dirname "$0")/jobs.sh"
 corpus=$1
 config=$2
 steps=$3
 shift 3
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-parallel=${PARALLEL:-1}
 curves=research/metrics/closed_test/sweep
 mkdir -p "$curves" training/sweep
-running=0
 names=()
 while [ $# -ge 2 ]; do
   name=${config}_$1
@@ -34,11 +34,7 @@ while [ $# -ge 2 ]; do
       --training.eval_frequency 250 --paths.curve "$curves/$corpus.$name.jsonl" $overrides > "$out/train.log" 2>&1
     echo "# $corpus.$name: $steps steps, overrides: $overrides; trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
   ) &
-  running=$((running + 1))
-  if [ "$running" -ge "$parallel" ]; then
-    wait -n
-    running=$((running - 1))
-  fi
+  throttle
 done
 wait
 for name in "${names[@]}"; do

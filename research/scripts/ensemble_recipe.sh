@@ -11,15 +11,15 @@
 # training/enc/CORPUS.CONFIG_VARIANT_sSEED, ensemble CORPUS.CONFIG_VARIANT_xN. MODEL=model-last takes
 # each member's last model (compare_encoders.sh), for a whole-file corpus whose dev is in its train.
 set -euo pipefail
+# shellcheck source=research/scripts/jobs.sh
+source "$(dirname "$0")/jobs.sh"
 corpus=$1
 steps=$2
 config=$3
 shift 3
 seeds=("$@")
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-parallel=${PARALLEL:-1}
 members=()
-running=0
 for seed in "${seeds[@]}"; do
   name=${config}${VARIANT:-}_s$seed
   members+=("training/enc/$corpus.$name/${MODEL:-model-best}")
@@ -28,11 +28,7 @@ for seed in "${seeds[@]}"; do
     continue
   fi
   SUFFIX=${VARIANT:-}_s$seed EXTRA="--system.seed $seed ${EXTRA:-}" bash research/scripts/compare_encoders.sh "$corpus" "$steps" "$config" &
-  running=$((running + 1))
-  if [ "$running" -ge "$parallel" ]; then
-    wait -n
-    running=$((running - 1))
-  fi
+  throttle
 done
 wait
 n=${#seeds[@]}
