@@ -18,10 +18,13 @@ import numpy
 import spacy
 import torch
 from spacy.tokens import DocBin
+from spacy.training import Example
 
 from spacy_gdcws.decoding.crf import _pad, crf_boundaries
+from spacy_gdcws.eval.ud_eval import prf
 from spacy_gdcws.io import atomic_write_text
 from spacy_gdcws.nn.crf import AFTER, allowed_steps, log_partition
+from spacy_gdcws.pipeline.loss import gold_gaps
 
 BATCH = 64
 THRESHOLDS = (0.4, 0.45, 0.5, 0.55, 0.6)
@@ -42,18 +45,17 @@ def boundary_marginals(scores: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
     return out
 
 
+def _spans(bounds: numpy.ndarray) -> set:
+    """The words of a doc of len(bounds) + 1 characters, as (start, end) character offsets."""
+    cuts = [0, *(numpy.flatnonzero(bounds) + 1).tolist(), len(bounds) + 1]
+    return set(zip(cuts, cuts[1:]))
+
+
 def token_f(predicted: Sequence[numpy.ndarray], gold: Sequence[numpy.ndarray]) -> float:
     """Word F1 (x100) of boundary vectors against the gold ones."""
-    tp = n_gold = n_pred = 0
-    for p, g in zip(predicted, gold):
-        def spans(b: numpy.ndarray) -> set:
-            cuts = [0, *(numpy.flatnonzero(b) + 1).tolist(), len(b) + 1]
-            return set(zip(cuts, cuts[1:]))
-        ps, gs = spans(p), spans(g)
-        tp += len(ps & gs)
-        n_gold += len(gs)
-        n_pred += len(ps)
-    return round(100 * 2 * tp / (n_gold + n_pred), 2)
+    pairs = [(_spans(p), _spans(g)) for p, g in zip(predicted, gold)]
+    counts = [sum(len(ps & gs) for ps, gs in pairs), sum(len(ps) for ps, _ in pairs), sum(len(gs) for _, gs in pairs)]
+    return round(100 * prf(*counts)["f"], 2)
 
 
 def main() -> None:
@@ -63,15 +65,10 @@ def main() -> None:
     parser.add_argument("--output", type=Path, default=None)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    blank = spacy.blank("zh")
-    golds = list(DocBin().from_disk(f"corpus/{args.corpus}/dev.spacy").get_docs(blank.vocab))
+    chars = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+    golds = list(DocBin().from_disk(f"corpus/{args.corpus}/dev.spacy").get_docs(chars.vocab))
     texts = [g.text for g in golds]
-    gold = []
-    for g in golds:
-        b = numpy.zeros(len(g.text) - 1, dtype=bool)
-        for t in g[:-1]:
-            b[t.idx + len(t.text) - 1] = True
-        gold.append(b)
+    gold = [gold_gaps(Example(chars.make_doc(g.text), g))[0] > 0.5 for g in golds]
     free = [numpy.full(len(t) - 1, -1) for t in texts]
     potentials, marginals = [], []
     for path in args.members:
