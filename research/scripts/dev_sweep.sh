@@ -32,7 +32,7 @@ while [ $# -ge 2 ]; do
     python -m spacy train configs/$config.cfg --paths.train corpus/$corpus/train.spacy --paths.dev corpus/$corpus/dev.spacy \
       --output "$out" --training.max_steps "$steps" --training.optimizer.learn_rate.total_steps "$steps" \
       --training.eval_frequency 250 --paths.curve "$curves/$corpus.$name.jsonl" $overrides > "$out/train.log" 2>&1
-    echo "# $corpus.$name: $steps steps, overrides: $overrides; trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
+    echo "# $corpus.$name: --training.max_steps $steps, then the overrides: $overrides; trained in $(( $(date +%s) - start )) s" >> "$out/train.log"
   ) &
   throttle
 done
