@@ -5,17 +5,16 @@ import numpy
 import pytest
 import torch
 
+from spacy_gdcws.data.bmes import AFTER, BEFORE, S_TAG
 from spacy_gdcws.nn.crf import (
-    AFTER,
-    BEFORE,
-    S_TAG,
     allowed_steps,
     boundaries_to_tags,
     log_partition,
     tags_to_boundaries,
     viterbi_tags,
 )
-from spacy_gdcws.decoding.crf import crf_boundaries, crf_loss
+from spacy_gdcws.decoding.crf import crf_boundaries
+from spacy_gdcws.pipeline.loss import crf_loss
 
 
 def _paths(n, gaps):
@@ -136,7 +135,7 @@ def test_packed_viterbi_equals_viterbi_tags(kind, dtype):
     without padding) gives `viterbi_tags`' labelling, constraints and ties
     included (rounded and zero potentials tie often), for docs laid end to end
     with a separator row between them."""
-    from spacy_gdcws.nn.crf import STEP_NEXT, STEP_PREV, packed_viterbi
+    from spacy_gdcws.data.bmes import STEP_NEXT, STEP_PREV, packed_viterbi
 
     rng = numpy.random.default_rng(7)
     for _ in range(40):

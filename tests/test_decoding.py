@@ -5,7 +5,8 @@ import numpy
 import pytest
 import spacy
 
-from spacy_gdcws.decoding.priors import TAGS, PairCounts, PairTally, gap_keys, TagTally, tag_counts, tag_pmi, tag_potentials, transition_counts, transition_log_probs
+from spacy_gdcws.data.bmes import PRIOR_TAGS
+from spacy_gdcws.decoding.priors import PairCounts, PairTally, gap_keys, TagTally, tag_counts, tag_pmi, tag_potentials, transition_counts, transition_log_probs
 from spacy_gdcws.decoding.chain import chain_marginals
 from .decoding_reference import viterbi
 
@@ -165,9 +166,9 @@ def test_tag_counts_and_pmi():
     mask = numpy.array([True, True, True, False, False, False, True])
     forced = numpy.array([False, False, False, True, True, False, False])
     counts = tag_counts([(tokens, labels, mask, forced), (["我"], numpy.zeros(0, "f"), numpy.zeros(0, bool), numpy.zeros(0, bool))])
-    # TAGS order: M, E, B, S; 天 and 安 touch the masked gap, the space is never counted
+    # PRIOR_TAGS order: M, E, B, S; 天 and 安 touch the masked gap, the space is never counted
     assert counts == {"我": [0, 0, 0, 2], "爱": [0, 0, 0, 1], "北": [0, 0, 1, 0], "京": [0, 1, 0, 0], "门": [0, 1, 0, 0]}
-    assert TAGS == ("M", "E", "B", "S")
+    assert PRIOR_TAGS == ("M", "E", "B", "S")
     index, table = tag_pmi({"中": [0, 40, 40, 0], "的": [0, 0, 0, 90], "了": [5, 5, 5, 5]})
     zhong, de, unknown = table[index["中"]], table[index["的"]], table[-1]
     # a character that begins or ends words keeps exactly one of its gaps; a single-character

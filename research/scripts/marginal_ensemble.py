@@ -23,7 +23,8 @@ from spacy.training import Example
 from spacy_gdcws.decoding.crf import _pad, crf_boundaries
 from spacy_gdcws.eval.ud_eval import prf
 from spacy_gdcws.io import atomic_write_text
-from spacy_gdcws.nn.crf import AFTER, allowed_steps, log_partition
+from spacy_gdcws.data.bmes import AFTER
+from spacy_gdcws.nn.crf import allowed_steps, log_partition
 from spacy_gdcws.pipeline.loss import gold_gaps
 
 BATCH = 64

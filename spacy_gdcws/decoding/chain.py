@@ -1,13 +1,15 @@
 """The chain over a doc's gaps that the decoding priors make: its marginals
 (`chain_marginals`, for the CRF loss of a gap scorer) and its best labelling as
 a chain of BMES tags over tokens, decoded for a whole batch at once
-(`tag_chain_emissions` + `padded_viterbi`, through `nn.crf.packed_viterbi`).
+(`tag_chain_emissions` + `padded_viterbi`, through `data.bmes.packed_viterbi`).
 The per-doc reference `viterbi` that these are tested against lives in
 `tests/decoding_reference.py`."""
 import math
 from typing import Optional, Sequence, Tuple
 
 import numpy
+
+from spacy_gdcws.data.bmes import AFTER, BEFORE, STEP_NEXT, packed_viterbi
 
 
 def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,
@@ -80,8 +82,8 @@ def chain_marginals(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: flo
 # (both gaps of token t). `tag_chain_emissions` builds those potentials for a batch of docs
 # laid end to end and `padded_viterbi` decodes them at once.
 
-_TAG_BEFORE = numpy.asarray([1, 0, 0, 1])  # B, M, E, S (nn.crf.TAGS)
-_TAG_AFTER = numpy.asarray([0, 0, 1, 1])
+_TAG_BEFORE = numpy.asarray(BEFORE)  # B, M, E, S (`data.bmes.TAGS`)
+_TAG_AFTER = numpy.asarray(AFTER)
 
 
 def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight: float,
@@ -127,9 +129,7 @@ def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths
                    starts: numpy.ndarray) -> numpy.ndarray:
     """`batch_viterbi` for docs laid end to end (`doc_arrays.BatchArrays`):
     the flat tag scores (N, 4) and gap constraints (N - 1,) are decoded at
-    once (`nn.crf.packed_viterbi`: no padding, one step per position of the
+    once (`data.bmes.packed_viterbi`: no padding, one step per position of the
     longest doc), and the labelling comes back flat (N - 1,) (False at the
     separators' gaps)."""
-    from spacy_gdcws.nn.crf import STEP_NEXT, packed_viterbi
-
     return packed_viterbi(numpy.asarray(emissions)[:, STEP_NEXT], numpy.asarray(constraints), lengths, starts)

@@ -32,6 +32,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy
 import srsly
 
+from spacy_gdcws.data.bmes import PRIOR_TAGS
 from spacy_gdcws.data.key_index import KeyIndex
 
 
@@ -60,14 +61,12 @@ def transition_log_probs(counts: numpy.ndarray) -> numpy.ndarray:
     return numpy.log(smoothed / smoothed.sum(axis=1, keepdims=True))
 
 
-# tags of a character by the labels of its (left, right) gaps, index 2 * left + right
-TAGS = ("M", "E", "B", "S")
 # pseudo-counts that pull a character's tag distribution towards all characters' one
 TAG_SMOOTHING = 2.0
 
 
 def token_tags(tokens: Sequence[str], labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray) -> numpy.ndarray:
-    """Each token's word-position tag, as an index into `TAGS`, over gold gaps.
+    """Each token's word-position tag, as an index into `PRIOR_TAGS`, over gold gaps.
 
     tokens: the doc's token texts; labels, mask: its gaps as `segmenter.gold_gaps`
         gives them; forced: the gaps that are boundaries anyway
@@ -118,7 +117,7 @@ class TagTally:
         self._docs.append((ids[keep], tags[keep]))
 
     def _matrix(self, docs: Iterable[int]) -> numpy.ndarray:
-        out = numpy.zeros((len(self._ids), len(TAGS)))
+        out = numpy.zeros((len(self._ids), len(PRIOR_TAGS)))
         for i in docs:
             ids, tags = self._docs[i]
             numpy.add.at(out, (ids, tags), 1.0)
@@ -128,7 +127,7 @@ class TagTally:
         return {token: matrix[i].tolist() for token, i in self._ids.items() if matrix[i].any()}
 
     def counts(self) -> Dict[str, List[float]]:
-        """Four counts per character, in `TAGS` order, characters in first-seen order."""
+        """Four counts per character, in `PRIOR_TAGS` order, characters in first-seen order."""
         return self._as_counts(self._matrix(range(len(self._docs))))
 
     def held_out(self, blocks: Sequence[int], k: int) -> List[Dict[str, List[float]]]:
@@ -138,17 +137,17 @@ class TagTally:
         for i, block in enumerate(blocks):
             per_block[block].append(i)
         parts = [self._matrix(docs) for docs in per_block]
-        whole = sum(parts, numpy.zeros((len(self._ids), len(TAGS))))
+        whole = sum(parts, numpy.zeros((len(self._ids), len(PRIOR_TAGS))))
         return [self._as_counts(whole - part) for part in parts]
 
 
 def tag_counts(docs: Iterable[Tuple[Sequence[str], numpy.ndarray, numpy.ndarray, numpy.ndarray]]) -> Dict[str, List[float]]:
-    """Counts of each character's word-position tag (`TAGS`) over gold gaps.
+    """Counts of each character's word-position tag (`PRIOR_TAGS`) over gold gaps.
 
     docs: (token texts, labels, mask, forced) per doc, as for `token_tags`; a
         token is counted when both its gaps are known (gold, forced or an
         edge), whitespace never.
-    RETURNS (Dict[str, List[float]]): Four counts per character, in `TAGS` order.
+    RETURNS (Dict[str, List[float]]): Four counts per character, in `PRIOR_TAGS` order.
     """
     tally = TagTally()
     for doc in docs:

@@ -29,7 +29,7 @@ def build_char_segmenter(
     mixed_precision (bool): As in `spacy_gdcws.GDTransformer.v2`.
     RETURNS (Model[List[Doc], List[Floats2d]]): One array per doc: gap logits
         (len(doc) - 1 rows; column 0 the scorer, then the encoder's auxiliary
-        scorer) or CRF potentials (len(doc) rows, `nn.crf`).
+        scorer) or CRF potentials (len(doc) rows, `data.bmes`).
     """
     from spacy_gdcws.nn import SegmentationNet
 

@@ -9,6 +9,7 @@ from spacy.tokens import Doc
 from thinc.api import Model
 from thinc.types import Floats2d
 
+from spacy_gdcws.data.bmes import TAG_COLUMNS
 from spacy_gdcws.data.doc_arrays import docs_batch_arrays
 from spacy_gdcws.data.features import (
     NgramVocab,
@@ -32,7 +33,6 @@ from spacy_gdcws.ml.state import (
     NGRAM_VOCAB_ATTR,
     NORMALIZE_ATTR,
     OUTPUT_ATTR,
-    TAG_COLUMNS,
     doc_folds,
     lexicon_index,
     vector_rows,
@@ -68,7 +68,7 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
 
     The net's embedding carries its featurization settings (`feature_settings`);
     its head's `kind` says what the arrays hold: "gaps" (len(doc) - 1 rows of
-    gap logits) or "tags" (len(doc) rows of CRF potentials, `nn.crf`).
+    gap logits) or "tags" (len(doc) rows of CRF potentials, `data.bmes`).
     """
     if window < 2:
         raise ValueError(Errors.E011.format(window=window))

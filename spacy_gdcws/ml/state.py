@@ -35,8 +35,6 @@ NORMALIZE_ATTR = "normalize"
 ENSEMBLE_ATTR = "ensemble"
 # what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
 OUTPUT_ATTR = "output"
-# columns of CRF potentials per character (4 x 4 tag pairs, `nn.crf`)
-TAG_COLUMNS = 16
 
 @serialize_attr.register(NgramVocab)
 def _serialize_ngram_vocab(_: NgramVocab, value: NgramVocab, name: str, model: Model) -> bytes:

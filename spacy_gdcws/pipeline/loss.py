@@ -8,8 +8,10 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.types import Floats2d
 
+from spacy_gdcws.data.bmes import N_TAGS, TAG_COLUMNS
+from spacy_gdcws.data.ragged import ragged_positions
 from spacy_gdcws.decoding.chain import chain_marginals
-from spacy_gdcws.decoding.crf import aux_gap_scores, crf_loss
+from spacy_gdcws.decoding.crf import aux_gap_scores
 from spacy_gdcws.decoding.decoder import Decoder
 from spacy_gdcws.pipeline.words import forced_boundaries
 
@@ -96,7 +98,7 @@ def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: 
 
 
 def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray]) -> Tuple[float, List[numpy.ndarray]]:
-    """The BMES CRF's negative log-likelihood of the gold gaps (`crf.crf_loss`),
+    """The BMES CRF's negative log-likelihood of the gold gaps (`crf_loss`),
     plus binary cross-entropy on the encoder's auxiliary gap logits (HiRED).
     `scores`: host arrays."""
     golds = [gold_gaps(eg) for eg in examples]
@@ -120,3 +122,54 @@ def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray]) -> Tup
         loss += aux_loss
         d_host[i][:-1, host[i].shape[1] - aux.shape[1]:] = d_aux
     return loss, d_host
+
+
+def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """Padded potentials (B, T, 4, 4), gap constraints (B, T - 1) and lengths (B,),
+    scattered from the concatenated docs in one assignment each."""
+    lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
+    length = int(lengths.max())
+    rows, cols = ragged_positions(lengths)
+    psi = numpy.zeros((len(scores), length, N_TAGS, N_TAGS), dtype=numpy.float32)
+    flat = numpy.concatenate([numpy.asarray(s)[:, :TAG_COLUMNS] for s in scores])
+    psi[rows, cols] = flat.reshape(-1, N_TAGS, N_TAGS)
+    gaps = numpy.full((len(scores), length), -1, dtype=numpy.int64)
+    inside = cols < lengths[rows] - 1  # a doc's gaps: after each of its tokens but the last
+    gaps[rows[inside], cols[inside]] = numpy.concatenate(list(gap_values))
+    return psi, gaps[:, : max(length - 1, 0)], lengths
+
+
+def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], mask: Sequence[numpy.ndarray],
+             forced: Sequence[numpy.ndarray], normalizer: float) -> Tuple[float, List[numpy.ndarray]]:
+    """Negative log-likelihood of the gold gaps, summed over docs and divided by `normalizer`.
+
+    The likelihood of the gold gaps is the sum over the tag sequences that agree
+    with them (gaps without a gold label are free): log Z(forced) - log Z(gold, forced).
+
+    scores: one (n, >= 16) array per doc. labels, mask: the gold gaps
+        (`segmenter.gold_gaps`). forced: gaps next to whitespace.
+    RETURNS (Tuple[float, List[numpy.ndarray]]): the loss and its gradient
+        with respect to each doc's 16 potential columns (other columns 0).
+    """
+    import torch
+
+    from spacy_gdcws.nn.crf import allowed_steps, log_partition
+
+    free = [numpy.where(f, 1, -1) for f in forced]
+    gold = [numpy.where(f, 1, numpy.where(m, lab > 0.5, -1)) for f, lab, m in zip(forced, labels, mask)]
+    psi_np, free_gaps, lengths = _pad(scores, free)
+    _, gold_gaps, _ = _pad(scores, gold)
+    psi = torch.from_numpy(psi_np).requires_grad_(True)
+    length = psi_np.shape[1]
+    lengths_t = torch.from_numpy(lengths)
+    log_z = log_partition(psi, allowed_steps(torch.from_numpy(free_gaps), length), lengths_t)
+    log_z_gold = log_partition(psi, allowed_steps(torch.from_numpy(gold_gaps), length), lengths_t)
+    loss = (log_z - log_z_gold).sum() / normalizer
+    loss.backward()
+    grad = psi.grad.numpy().reshape(len(scores), length, TAG_COLUMNS)
+    d_scores = []
+    for i, s in enumerate(scores):
+        d = numpy.zeros(numpy.asarray(s).shape, dtype=numpy.float32)
+        d[:, :TAG_COLUMNS] = grad[i, : len(s)]
+        d_scores.append(d)
+    return float(loss.detach()), d_scores
