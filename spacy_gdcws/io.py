@@ -1,12 +1,23 @@
-"""Writing files whole or not at all: to a temporary path beside the target, then rename."""
+"""Writing files whole or not at all (to a temporary path beside the target, then
+rename), on the local disk or any pyarrow filesystem; checksums and digests of
+files and folders, read in blocks."""
 import contextlib
 import hashlib
 import json
 import os
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 from typing import IO, Any, ContextManager, Dict, Iterator, Optional, Tuple, Union
+
+# what a stream is read by: bounded memory whatever the file's size
+READ_BLOCK = 1 << 20
+
+
+def read_blocks(stream: Any) -> Iterator[bytes]:
+    """The bytes of a binary stream in blocks of `READ_BLOCK`."""
+    return iter(lambda: stream.read(READ_BLOCK), b"")
 
 
 def atomic_write_bytes(path: Union[str, Path], data: bytes) -> None:
@@ -20,6 +31,15 @@ def atomic_write_text(path: Union[str, Path], text: str, encoding: str = "utf8")
     one, never a part; a failure leaves no partial file behind."""
     with atomic_writer(path, encoding) as f:
         f.write(text)
+
+
+def atomic_write_fs(filesystem: Any, path: str, data: bytes) -> None:
+    """`atomic_write_bytes` on a pyarrow filesystem (local, s3://, gs://, hdfs://): a
+    temporary file beside `path`, then moved onto it."""
+    tmp = f"{path}.{uuid.uuid4().hex}.tmp"
+    with filesystem.open_output_stream(tmp) as f:
+        f.write(data)
+    filesystem.move(tmp, path)
 
 
 def atomic_writer(path: Union[str, Path], encoding: str = "utf8") -> ContextManager[IO[str]]:
@@ -99,8 +119,21 @@ CHECKSUMS = "checksums.json"
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
+        for block in read_blocks(f):
             digest.update(block)
+    return digest.hexdigest()
+
+
+def folder_digest(folder: Union[str, Path]) -> str:
+    """SHA-256 of a folder's files: each file's path under the folder and its bytes, in
+    path order (`__pycache__` left out, so that importing a package does not change it)."""
+    folder = Path(folder)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode("utf8") + b"\0")
+        with path.open("rb") as f:
+            for block in read_blocks(f):
+                digest.update(block)
     return digest.hexdigest()
 
 

@@ -105,7 +105,7 @@ def test_segment_precision_option(trained_nlp, tmp_path):
     import spacy
 
     from spacy_gdcws.ml.shims import InPlacePyTorchShim
-    from spacy_gdcws.segment import set_precision
+    from spacy_gdcws.app.precision import set_precision
 
     trained_nlp.to_disk(tmp_path / "model")
     source = tmp_path / "in.txt"
@@ -124,9 +124,9 @@ def test_segment_precision_option(trained_nlp, tmp_path):
     nlp = spacy.load(tmp_path / "model")
     set_precision(nlp, "bf16")
     shims = [s for n in nlp.get_pipe("gdcws_segmenter").model.walk() for s in n.shims if isinstance(s, InPlacePyTorchShim)]
-    assert shims and all(s._mixed_precision for s in shims)
+    assert shims and all(s.mixed_precision for s in shims)
     set_precision(nlp, "fp32")
-    assert not any(s._mixed_precision for s in shims)
+    assert not any(s.mixed_precision for s in shims)
 
 
 def test_set_threads_default_divides_the_cores_among_processes():
@@ -134,7 +134,7 @@ def test_set_threads_default_divides_the_cores_among_processes():
 
     import torch
 
-    from spacy_gdcws.segment import set_threads
+    from spacy_gdcws.app.precision import set_threads
 
     before = torch.get_num_threads()
     try:

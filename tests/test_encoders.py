@@ -160,12 +160,12 @@ def test_pretrained_vectors_reach_the_model_and_are_saved(ud_sentences, tmp_path
         nlp.vocab.set_vector(c, rng.normal(size=8).astype("f"))
     trained, losses = train(model_config("idcnn", "crf", vectors_width=8), ud_sentences, nlp=nlp)
     assert losses[-1] < losses[0]
-    net = trained.get_pipe("gdcws_segmenter").model.layers[0].shims[0]._model
+    net = trained.get_pipe("gdcws_segmenter").model.layers[0].shims[0].net
     assert tuple(net.embed.vectors.shape) == nlp.vocab.vectors.shape and nlp.vocab.vectors.n_keys == len(chars) // 2
     got = words(trained)
     trained.to_disk(tmp_path / "nlp")
     loaded = spacy.load(tmp_path / "nlp")
-    assert torch.equal(loaded.get_pipe("gdcws_segmenter").model.layers[0].shims[0]._model.embed.vectors, net.embed.vectors)
+    assert torch.equal(loaded.get_pipe("gdcws_segmenter").model.layers[0].shims[0].net.embed.vectors, net.embed.vectors)
     assert words(loaded) == got
 
 
@@ -273,7 +273,7 @@ def test_prediction_sums_one_fused_table_and_rebuilds_it_when_weights_change():
 def test_an_int8_quantised_tagger_keeps_the_trained_lookup(ud_sentences):
     """`ml.quantize` turns the bigram projection into an int8 module without a weight
     tensor: prediction then reads the trained lookup, not the fused table."""
-    from spacy_gdcws.ml.quantize import quantize_segmenter
+    from spacy_gdcws.app.precision import quantize_segmenter
 
     nlp, _ = train(model_config("idcnn", "crf"), ud_sentences, steps=4)
     before = words(nlp)

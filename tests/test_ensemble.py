@@ -4,9 +4,9 @@ import pytest
 import spacy
 
 from spacy_gdcws.ml.state import LEXICON_ATTR
-from spacy_gdcws.ml.ensemble import build_ensemble
-from spacy_gdcws.ml.quantize import quantize_segmenter
-from spacy_gdcws.decoding.tuning import set_decoding
+from spacy_gdcws.app.ensemble import build_ensemble
+from spacy_gdcws.app.precision import quantize_segmenter
+from spacy_gdcws.app.tuning import set_decoding
 
 from .conftest import SMALL_MODEL, make_examples, train_pipeline
 from .test_cli import cli
@@ -50,7 +50,7 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     # int8 quantisation reaches every member
     quantize_segmenter(from_cli)
     shims = [shim for node in from_cli.get_pipe("gdcws_segmenter").model.walk() for shim in node.shims]
-    assert len(shims) == 2 and all("Quantized" in repr(shim._model) or "quantized" in repr(shim._model) for shim in shims)
+    assert len(shims) == 2 and all("Quantized" in repr(shim.net) or "quantized" in repr(shim.net) for shim in shims)
     assert [d.text for d in from_cli.pipe(texts)] == texts
 
 

@@ -21,7 +21,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
 def crash_marker(tmp_path_factory):
     """One local Ray for the module (`segment_corpus` uses a running Ray and leaves it
     running); its workers see CRASH_MARKER_ENV: an actor that finds that file dies."""
-    from spacy_gdcws.corpus_segment import CRASH_MARKER_ENV
+    from spacy_gdcws.app.corpus.workers import CRASH_MARKER_ENV
 
     marker = tmp_path_factory.mktemp("crash") / "crash-once"
     previous = os.environ.get(CRASH_MARKER_ENV)
@@ -74,7 +74,7 @@ def _read(path: Path) -> bytes:
 
 
 def _run(source: Path, out: Path, model: Path = FIXTURE, **kwargs):
-    from spacy_gdcws.corpus_segment import segment_corpus
+    from spacy_gdcws.app.corpus import segment_corpus
 
     return segment_corpus(source, out, str(model), actors=2, batch_size=1500, progress=False, **kwargs)
 
@@ -167,7 +167,7 @@ def test_a_bad_file_fails_alone_with_its_line(corpus, tmp_path):
 
 
 def test_locations_and_model_are_checked_before_ray_runs(corpus, tmp_path):
-    from spacy_gdcws.corpus_segment import segment_corpus
+    from spacy_gdcws.app.corpus import segment_corpus
 
     root, _ = corpus
     with pytest.raises(ValueError, match="E047"):
@@ -187,7 +187,7 @@ def test_locations_and_model_are_checked_before_ray_runs(corpus, tmp_path):
 
 
 def test_glob_patterns_read_as_a_shell_reads_them(tmp_path):
-    from spacy_gdcws.corpus_segment import find_inputs
+    from spacy_gdcws.app.corpus.files import find_inputs
 
     for name in ("a.txt", "b.txt.gz", "sub/c.txt", "sub/deep/d.txt", ".hidden.txt"):
         (tmp_path / "in" / name).parent.mkdir(parents=True, exist_ok=True)

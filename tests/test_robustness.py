@@ -86,7 +86,7 @@ def test_four_threads_give_the_single_thread_words(dropout_nlp, lines):
 def test_threads_during_one_update_never_see_dropout(dropout_nlp, lines):
     seg = dropout_nlp.get_pipe("gdcws_segmenter")
     before = [words(dropout_nlp, t) for t in lines[:20]]
-    seg.model.layers[0].shims[0]._model.train()  # as an update leaves it
+    seg.model.layers[0].shims[0].net.train()  # as an update leaves it
     results = []
     workers = [threading.Thread(target=lambda: results.append([words(dropout_nlp, t) for t in lines[:20]])) for _ in range(4)]
     for w in workers:

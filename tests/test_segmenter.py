@@ -172,7 +172,8 @@ def test_loss_is_stable_for_extreme_scores():
 
 
 def test_segment_texts_gives_the_pipeline_words(trained_nlp, sxu_sentences):
-    from spacy_gdcws.segment import doc_words, segment_texts
+    from spacy_gdcws.app.segment import segment_texts
+    from spacy_gdcws.pipeline.words import doc_words
 
     texts = ["".join(s.words) for s in sxu_sentences[:5]] + ["", "  ", "今天 天气\n很好！abc  def", "一"]
     expected = [doc_words(doc) for doc in trained_nlp.pipe(texts)]
@@ -180,8 +181,8 @@ def test_segment_texts_gives_the_pipeline_words(trained_nlp, sxu_sentences):
 
 
 def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(sxu_sentences, tmp_path):
-    from spacy_gdcws.ml.quantize import quantize_segmenter
-    from spacy_gdcws.segment import doc_words
+    from spacy_gdcws.app.precision import quantize_segmenter
+    from spacy_gdcws.pipeline.words import doc_words
 
     nlp = train_pipeline(sxu_sentences, n_iter=40)
     texts = ["".join(s.words) for s in sxu_sentences[:10]]

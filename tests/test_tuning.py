@@ -6,7 +6,7 @@ import spacy
 from spacy.tokens import DocBin
 
 from spacy_gdcws.readers import sentence_to_doc
-from spacy_gdcws.decoding.tuning import gap_logits, score_decoding, set_decoding, tune_decoding
+from spacy_gdcws.app.tuning import gap_logits, score_decoding, set_decoding, tune_decoding
 
 from .conftest import make_examples, train_pipeline
 from .test_cli import cli

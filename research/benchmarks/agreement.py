@@ -29,7 +29,7 @@ def main() -> None:
 
     import spacy
 
-    from spacy_gdcws.ml.quantize import quantize_segmenter
+    from spacy_gdcws.app.precision import quantize_segmenter
 
     texts = ["".join(line.split()) for line in args.sxu_test.read_text(encoding="utf8").splitlines()]
     texts = [t for t in texts if t]

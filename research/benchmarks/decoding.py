@@ -17,8 +17,8 @@ from pathlib import Path
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_gdcws.segment import find_segmenter
-from spacy_gdcws.decoding.tuning import gap_logits
+from spacy_gdcws.pipeline.names import find_segmenter
+from spacy_gdcws.app.tuning import gap_logits
 
 SETTINGS = ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 1.0, 1.0))
 

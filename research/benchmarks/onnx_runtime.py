@@ -106,12 +106,12 @@ def main() -> None:
     import torch
     from spacy.tokens import DocBin
 
-    from spacy_gdcws.segment import find_segmenter
+    from spacy_gdcws.pipeline.names import find_segmenter
 
     nlp = spacy.load(args.model)
     pipe = nlp.get_pipe(find_segmenter(nlp))
     layer = pipe.model.layers[0]
-    net = layer.shims[0]._model
+    net = layer.shims[0].net
     texts = ["".join(line.split()) for line in args.sxu_test.read_text(encoding="utf8").splitlines()]
     texts = [t for t in texts if t]
     chars = sum(map(len, texts))

@@ -37,7 +37,7 @@ N_FILES = 8
 # the driver, as `segment-corpus` runs it, reporting its own peak RSS at the end
 DRIVER = """
 import json, resource, sys
-from spacy_gdcws.corpus_segment import segment_corpus
+from spacy_gdcws.app.corpus import segment_corpus
 s = segment_corpus(sys.argv[1], sys.argv[2], sys.argv[3], actors=int(sys.argv[4]), batch_size=int(sys.argv[5]),
                    progress=False)
 print(json.dumps({"files": s.files, "lines": s.lines, "chars": s.chars, "failed": s.failed,

@@ -13,10 +13,10 @@ Inputs (characters are counted without whitespace):
 
 Contenders (`--contenders` picks some):
 - `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s);
-- `gdcws_pipe_int8`: the same after `spacy_gdcws.ml.quantize.quantize_segmenter` (int8 Linear layers);
+- `gdcws_pipe_int8`: the same after `spacy_gdcws.app.precision.quantize_segmenter` (int8 Linear layers);
 - `gdcws_pipe_bf16`: the same loaded with `mixed_precision = true` (bf16 autocast; on CPU it pays
   only with AVX512-BF16 / AMX);
-- `gdcws_segment`: `spacy_gdcws.segment.segment_texts` (text in, words out, no merging);
+- `gdcws_segment`: `spacy_gdcws.app.segment.segment_texts` (text in, words out, no merging);
 - `gdcws_model`: the segmenter's `predict` alone on ready-made character docs;
 - `gdcws_pipe_baseline`: `gdcws_pipe` with `--baseline-model` and, with `--baseline-code DIR` (a git
   worktree of an earlier commit), that commit's `spacy_gdcws` (e.g. our previous version, or one
@@ -93,7 +93,6 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     identity = lambda texts: texts  # noqa: E731
     if name in NEEDS_MODEL or name in NEEDS_BASELINE or name in NEEDS_FAST:
         import spacy
-        import spacy_gdcws.segment as seg
 
         config = dict(BF16_CONFIG) if name in ("gdcws_pipe_bf16", "gdcws_fast_bf16") else {}
         if args.linear_char:
@@ -107,13 +106,15 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         if name in NEEDS_FAST:
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_pipe_int8":
-            from spacy_gdcws.ml.quantize import quantize_segmenter
+            from spacy_gdcws.app.precision import quantize_segmenter
 
             quantize_segmenter(nlp)
         if name in ("gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_pipe_baseline"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         if name == "gdcws_segment":
-            return (lambda texts: sum(len(w) for w in seg.segment_texts(nlp, texts, batch_size=args.batch_size))), identity
+            from spacy_gdcws.app.segment import segment_texts
+
+            return (lambda texts: sum(len(w) for w in segment_texts(nlp, texts, batch_size=args.batch_size))), identity
         segmenter = nlp.get_pipe("segmenter")
 
         def model_only(docs) -> int:
@@ -160,6 +161,7 @@ def zero_model(nlp, priors: bool) -> None:
     decoding priors (weight 1 each)."""
     import torch
 
+    from spacy_gdcws.ml.shims import torch_shims
     from spacy_gdcws.ml.state import OUTPUT_ATTR
 
     class ZeroNet(torch.nn.Module):
@@ -174,7 +176,7 @@ def zero_model(nlp, priors: bool) -> None:
     segmenter = nlp.get_pipe(seg_name(nlp))
     for node in segmenter.model.walk():
         if OUTPUT_ATTR in node.attrs:
-            node.layers[0].shims[0]._model = ZeroNet(node.attrs[OUTPUT_ATTR], node.attrs["n_scores"])
+            torch_shims(node)[0].net = ZeroNet(node.attrs[OUTPUT_ATTR], node.attrs["n_scores"])
     if priors:
         segmenter.transition_weight = segmenter.tag_prior_weight = segmenter.bigram_prior_weight = 1.0
     else:
@@ -182,7 +184,7 @@ def zero_model(nlp, priors: bool) -> None:
 
 
 def seg_name(nlp) -> str:
-    from spacy_gdcws.segment import find_segmenter
+    from spacy_gdcws.pipeline.names import find_segmenter
 
     return find_segmenter(nlp)
 
@@ -236,7 +238,7 @@ def quantization_cost(model: str, dev: Path) -> Dict[str, float]:
     from spacy.tokens import DocBin
     from spacy.training import Example
 
-    from spacy_gdcws.ml.quantize import quantize_segmenter
+    from spacy_gdcws.app.precision import quantize_segmenter
 
     nlp = spacy.load(model)
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))

@@ -20,7 +20,7 @@ from typing import Callable, List
 
 import srsly
 
-from spacy_gdcws.baselines import train_pkuseg
+from spacy_gdcws.app.baselines import train_pkuseg
 from spacy_gdcws.eval.evaluate import evaluate_words, raw_test_lines, read_vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,8 +27,8 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_gdcws.segment import find_segmenter
-from spacy_gdcws.decoding.tuning import gap_logits, score_decoding
+from spacy_gdcws.pipeline.names import find_segmenter
+from spacy_gdcws.app.tuning import gap_logits, score_decoding
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.training import Example
 
-from spacy_gdcws.segment import find_segmenter
+from spacy_gdcws.pipeline.names import find_segmenter
 
 
 def main() -> None:

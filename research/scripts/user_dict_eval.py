@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 from spacy_gdcws.eval.evaluate import read_vocabulary  # noqa: E402
 from spacy_gdcws.io import atomic_write_text  # noqa: E402
-from spacy_gdcws.segment import find_segmenter, segment_texts  # noqa: E402
+from spacy_gdcws.app.segment import segment_texts  # noqa: E402
+from spacy_gdcws.pipeline.names import find_segmenter
 from spacy_gdcws.eval.sighan import score_files  # noqa: E402
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from spacy_gdcws.baselines import train_pkuseg
+from spacy_gdcws.app.baselines import train_pkuseg
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 

@@ -6,9 +6,9 @@ import spacy
 import typer
 from wasabi import msg
 
+from spacy_gdcws.app.ensemble import build_ensemble
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
-from spacy_gdcws.ml.ensemble import build_ensemble
 
 
 @app.command("ensemble")

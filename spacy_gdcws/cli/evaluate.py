@@ -10,7 +10,7 @@ from wasabi import msg
 from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.evaluate import evaluate_segmenter
 from spacy_gdcws.io import atomic_write_text, check_outputs
-from spacy_gdcws.segment import find_segmenter
+from spacy_gdcws.pipeline.names import find_segmenter
 
 
 @app.command("evaluate")

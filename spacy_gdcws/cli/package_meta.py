@@ -105,7 +105,7 @@ def package_meta_cli(
     if model is not None:
         import spacy
 
-        from spacy_gdcws.segment import segmenter_names
+        from spacy_gdcws.pipeline.names import segmenter_names
 
         nlp = spacy.load(model)
         examples = [(text, [t.text for t in nlp(text) if not t.is_space]) for text in STANDARD_EXAMPLES]

@@ -8,19 +8,13 @@ import typer
 from tqdm import tqdm
 from wasabi import msg
 
+from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
+from spacy_gdcws.app.segment import segment_lines, write_segmented
+from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
-from spacy_gdcws.segment import (
-    PRECISIONS,
-    iter_text_lines,
-    load_user_dicts,
-    segment_lines,
-    set_precision,
-    set_threads,
-    split_dict_spec,
-    write_segmented,
-)
+from spacy_gdcws.readers.base import iter_text_lines
 
 
 @app.command("segment")

@@ -4,8 +4,8 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
+from spacy_gdcws.app.corpus import segment_corpus
 from spacy_gdcws.cli._app import app
-from spacy_gdcws.corpus_segment import segment_corpus
 
 
 @app.command("segment-corpus")

@@ -9,13 +9,13 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from spacy_gdcws.cli._app import app
-from spacy_gdcws.decoding.tuning import (
+from spacy_gdcws.app.tuning import (
     DEFAULT_BIGRAM_PRIOR_WEIGHTS,
     DEFAULT_TAG_PRIOR_WEIGHTS,
     DEFAULT_TRANSITION_WEIGHTS,
     tune_decoding,
 )
+from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 
 

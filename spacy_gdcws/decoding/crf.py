@@ -5,11 +5,18 @@ next to whitespace are boundaries whatever the model says. Decoding runs once
 over the batch on the host (`data.bmes.packed_viterbi`); the loss is the
 pipeline's (`pipeline.loss.crf_loss`, in torch).
 """
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence
 
 import numpy
 
-from spacy_gdcws.data.bmes import AFTER, N_TAGS, STEP_NEXT, STEP_PREV, TAG_COLUMNS, packed_viterbi
+from spacy_gdcws.data.bmes import (
+    AFTER,
+    N_TAGS,
+    STEP_NEXT,
+    STEP_PREV,
+    TAG_COLUMNS,
+    packed_viterbi,
+)
 from spacy_gdcws.data.ragged import interleaved
 
 

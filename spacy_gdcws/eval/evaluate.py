@@ -16,7 +16,8 @@ from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.scorer import score_segmentation
 from spacy_gdcws.eval.sighan import parse_perl_summary, score_files
 from spacy_gdcws.io import atomic_write_text
-from spacy_gdcws.segment import doc_words, read_text_lines
+from spacy_gdcws.pipeline.words import doc_words
+from spacy_gdcws.readers.base import read_text_lines
 
 # the official SIGHAN bakeoff `score` script, shipped with the package
 OFFICIAL_SCORE_SCRIPT = Path(__file__).parent / "sighan_score" / "score"

@@ -17,8 +17,8 @@ from spacy.tokens import Doc
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.ud_eval import prf
+from spacy_gdcws.pipeline.names import segmenter_names
 from spacy_gdcws.readers.char_bmes import Entity
-from spacy_gdcws.segment import segmenter_names
 
 
 def doc_entities(doc: Doc) -> List[Entity]:

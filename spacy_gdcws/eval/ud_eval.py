@@ -16,7 +16,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.segment import find_segmenter
+from spacy_gdcws.pipeline.names import find_segmenter
 
 Span = Tuple[int, int]
 

@@ -22,9 +22,9 @@ nothing for a PyTorch model (evaluation and `model-best` used the raw weights).
 """
 import contextlib
 import warnings
-from typing import Any, Dict, Iterator
+from typing import Any, Dict, Iterator, List
 
-from thinc.api import ArgsKwargs, Optimizer, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, Optimizer, torch2xp, xp2torch
 from thinc.shims import PyTorchGradScaler, PyTorchShim
 from thinc.util import get_torch_default_device
 
@@ -39,6 +39,25 @@ class InPlacePyTorchShim(PyTorchShim):
         if kwargs.get("grad_scaler") is None:
             kwargs["grad_scaler"] = PyTorchGradScaler(enabled=mixed_precision and device.type == "cuda")
         super().__init__(model, mixed_precision=mixed_precision, device=device, **kwargs)
+
+    @property
+    def net(self) -> Any:
+        """The torch module (thinc keeps it as the shim's private `_model`: read and
+        replaced here only, e.g. by its quantised copy)."""
+        return self._model
+
+    @net.setter
+    def net(self, module: Any) -> None:
+        self._model = module
+
+    @property
+    def mixed_precision(self) -> bool:
+        """Whether prediction autocasts to bfloat16 (and GPU training to float16)."""
+        return self._mixed_precision
+
+    @mixed_precision.setter
+    def mixed_precision(self, enabled: bool) -> None:
+        self._mixed_precision = bool(enabled)
 
     def begin_update(self, inputs: ArgsKwargs) -> Any:
         """thinc's update; on CPU without its 'CUDA is not available' warning
@@ -106,3 +125,16 @@ class InPlacePyTorchShim(PyTorchShim):
                     for name, torch_data in self._model.named_parameters():
                         if name in backup:
                             torch_data.copy_(backup[name])
+
+
+def torch_shims(model: Model) -> List[InPlacePyTorchShim]:
+    """Our torch shims under a thinc model, in walk order: one per segmentation net
+    (one for a model, one per member of an ensemble); a pretrained transformer's
+    own shim (spacy-transformers) is not one of them."""
+    return [shim for node in model.walk() for shim in node.shims if isinstance(shim, InPlacePyTorchShim)]
+
+
+def set_mixed_precision(model: Model, enabled: bool) -> None:
+    """Switch bfloat16 autocast on or off for every torch net under `model`."""
+    for shim in torch_shims(model):
+        shim.mixed_precision = enabled

@@ -18,6 +18,7 @@ from spacy_gdcws.data.features import (
 )
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.ml.shims import torch_shims
 
 # Gaps that the model never scores (next to a line break) get this logit:
 # they are boundaries by construction.
@@ -127,7 +128,7 @@ def set_model_vectors(model: Model, vocab: Any) -> None:
             continue
         import torch
 
-        net = node.layers[0].shims[0]._model
+        net = torch_shims(node)[0].net
         table = vocab.vectors
         if table.mode != "default":
             raise ValueError(Errors.E042.format(mode=table.mode))

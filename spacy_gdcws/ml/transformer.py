@@ -19,8 +19,8 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
 from thinc.types import Floats2d
 
-from spacy_gdcws.errors import Errors
 from spacy_gdcws.data.bmes import TAG_COLUMNS
+from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import OUTPUT_ATTR
 from spacy_gdcws.ml.wrapper import _no_input_gradient, wrap_torch
 

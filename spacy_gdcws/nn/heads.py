@@ -2,8 +2,8 @@
 import torch
 from torch import nn
 
-from spacy_gdcws.nn.biaffine import BiaffineGapScorer
 from spacy_gdcws.data.bmes import N_TAGS
+from spacy_gdcws.nn.biaffine import BiaffineGapScorer
 from spacy_gdcws.nn.encoded import Encoded
 
 

@@ -35,13 +35,12 @@ def model_fingerprint(model: Any) -> str:
     and torch's layers inside them, and the thinc model's window."""
     parts = []
     for node in model.walk():
+        # our torch modules only: a pretrained transformer's shim (spacy-transformers)
+        # builds its model when it loads, and is checked by its own files
         for shim in node.shims:
-            # our torch modules only: a pretrained transformer's shim (spacy-transformers)
-            # builds its model when it loads, and is checked by its own files
             if not isinstance(shim, InPlacePyTorchShim):
                 continue
-            net = shim._model
-            for name, module in net.named_modules():
+            for name, module in shim.net.named_modules():
                 kind = type(module)
                 if not kind.__module__.startswith(_OWN):  # a pretrained transformer describes itself in its own files
                     continue

@@ -32,6 +32,11 @@ def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
         raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
 
 
+def doc_words(doc: Doc) -> List[str]:
+    """The words of a doc, whitespace tokens left out."""
+    return [t.text for t in doc if not t.is_space]
+
+
 def forced_boundaries(doc: Doc) -> numpy.ndarray:
     """Gaps that are boundaries whatever the model says: next to a whitespace
     token, or after a token with trailing whitespace (`TokenArrays.forced`)."""

@@ -1,4 +1,5 @@
-"""Shared pieces of the corpus readers."""
+"""Shared pieces of the corpus readers, and text files read line by line."""
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Iterator, List, Optional, Tuple, Union
@@ -51,6 +52,20 @@ def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
     except OSError as err:
         raise ValueError(Errors.E016.format(path=path, message=err)) from err
     return iter_lines(f, path, close=True)
+
+
+def iter_text_lines(path: Optional[Union[str, Path]]) -> Iterator[str]:
+    """The lines of a UTF-8 file (or stdin for None / "-"), read as a stream, BOM
+    and line ends (LF or CRLF) removed; empty lines kept. A line that is not
+    UTF-8 raises with its file and line number."""
+    if path is None or str(path) == "-":
+        return (text for _, text in iter_lines(sys.stdin.buffer, "<stdin>"))
+    return (text for _, text in read_lines(path))
+
+
+def read_text_lines(path: Optional[Union[str, Path]]) -> List[str]:
+    """All lines of a UTF-8 file (or stdin), as `iter_text_lines`."""
+    return list(iter_text_lines(path))
 
 
 def iter_lines(stream: IO[bytes], source: Union[str, Path], close: bool = False) -> Iterator[Tuple[int, str]]:

@@ -11,7 +11,7 @@ from spacy.vocab import Vocab
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import current_umask, replace_dir
-from spacy_gdcws.segment import doc_words
+from spacy_gdcws.pipeline.words import doc_words
 
 
 def docbin_gold_lines(path: Union[str, Path]) -> List[str]:

@@ -17,9 +17,9 @@ from spacy.training import Example
 from spacy_gdcws.decoding.decoder import Decoder
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.scorer import score_segmentation
+from spacy_gdcws.pipeline.names import find_segmenter
 from spacy_gdcws.pipeline.segmenter import GDSegmenter
 from spacy_gdcws.pipeline.words import merge_words
-from spacy_gdcws.segment import find_segmenter
 
 DEFAULT_TRANSITION_WEIGHTS = (0.0, 0.5, 1.0)
 DEFAULT_TAG_PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)

@@ -1,0 +1,67 @@
+"""The output folder's manifest: which input is done, with which model and settings (resume)."""
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, Optional, Sequence
+
+from spacy_gdcws.app.corpus.files import CorpusFile
+from spacy_gdcws.app.user_dicts import split_dict_spec
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import atomic_write_fs, folder_digest
+from spacy_gdcws.pipeline.names import find_segmenter
+
+# in the output folder: what is done (input identity, model, settings)
+MANIFEST_NAME = ".segment-corpus-manifest.json"
+MANIFEST_FORMAT = 1
+
+
+def model_identity(model: str) -> str:
+    """A digest of the pipeline's files (a folder, or an installed package's folder): the
+    model part of the manifest. E089 when it cannot be loaded (checked by loading it)."""
+    import spacy
+
+    try:
+        nlp = spacy.load(model)
+    except Exception as err:  # any failure to load: one coded line, before Ray starts
+        raise ValueError(Errors.E089.format(model=model, error=f"{type(err).__name__}: {err}".splitlines()[0])) from None
+    find_segmenter(nlp)  # E024 for a pipeline without a segmenter
+    return folder_digest(Path(model) if Path(model).is_dir() else spacy.util.get_package_path(model))
+
+
+def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode: str) -> Dict[str, Any]:
+    """What else decides the output: the delimiter and the user dictionaries (with a digest of each)."""
+    dicts = []
+    for spec in user_dicts:
+        path, mode = split_dict_spec(spec, user_dict_mode)
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError as err:
+            raise ValueError(Errors.E016.format(path=path, message=err)) from None
+        dicts.append({"path": os.path.abspath(path), "mode": mode, "sha256": digest})
+    return {"delimiter": delimiter, "user_dicts": dicts}
+
+
+def read_manifest(fs: Any, output_root: str) -> Dict[str, Any]:
+    """The output folder's manifest (empty when absent or unreadable: nothing is trusted)."""
+    try:
+        with fs.open_input_stream(f"{output_root}/{MANIFEST_NAME}") as f:
+            data = json.loads(f.read().decode("utf8"))
+    except Exception:
+        return {}
+    return data.get("files", {}) if data.get("format") == MANIFEST_FORMAT else {}
+
+
+def write_manifest(fs: Any, output_root: str, files: Dict[str, Any]) -> None:
+    atomic_write_fs(fs, f"{output_root}/{MANIFEST_NAME}",
+                    json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=1, ensure_ascii=False).encode("utf8"))
+
+
+def is_done(entry: Optional[Dict[str, Any]], file: CorpusFile, model: str, settings: Dict[str, Any], fs: Any) -> bool:
+    """Whether a manifest entry says `file` is done with this model and these settings, and its output is there."""
+    import pyarrow.fs as pafs
+
+    if not entry or entry.get("source") != file.identity() or entry.get("model") != model or entry.get("settings") != settings:
+        return False
+    info = fs.get_file_info(file.target)
+    return info.type == pafs.FileType.File and info.size == entry.get("output_size")

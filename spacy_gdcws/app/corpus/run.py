@@ -1,0 +1,186 @@
+"""The driver of a corpus run: plan (inputs, manifest, model), run the Ray Data pipeline,
+commit each finished file and record it in the manifest."""
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from spacy_gdcws.app.corpus.files import (
+    CorpusFile,
+    check_locations,
+    check_outputs_are_not_inputs,
+    filesystem_of,
+    find_inputs,
+)
+from spacy_gdcws.app.corpus.manifest import (
+    is_done,
+    model_identity,
+    read_manifest,
+    settings_identity,
+    write_manifest,
+)
+from spacy_gdcws.app.corpus.workers import (
+    SegmentActor,
+    commit_file,
+    line_chunks_datasource,
+    parts_sink,
+)
+from spacy_gdcws.errors import Errors
+
+# in the output folder: the parts in flight
+STAGING_NAME = ".segment-corpus-parts"
+
+
+@dataclass
+class Summary:
+    """What a run did: files segmented, skipped (done before) and failed (with their coded
+    error), lines, characters, seconds."""
+
+    files: int = 0
+    skipped: List[str] = field(default_factory=list)
+    failed: List[Tuple[str, str]] = field(default_factory=list)
+    lines: int = 0
+    chars: int = 0
+    seconds: float = 0.0
+    retries: int = 0
+
+    @property
+    def chars_per_second(self) -> float:
+        return self.chars / self.seconds if self.seconds else 0.0
+
+
+def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], model: str, *,
+                   address: Optional[str] = None, actors: int = 2, cpus_per_actor: float = 1.0,
+                   gpus_per_actor: float = 0.0,
+                   batch_size: int = 1000, delimiter: str = "  ",
+                   user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force",
+                   nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
+                   progress: bool = True) -> Summary:
+    """Segment every input file into `output_dir` on Ray (see the module docstring).
+
+    input_path: a file, a folder or a glob pattern, local or a URI (s3://, gs://, hdfs://).
+    output_dir: a folder, local or a URI. address: an existing Ray cluster ("auto",
+    "ray://host:10001"), or None to start Ray locally. actors: actors in the pool.
+    cpus_per_actor: CPUs each actor gets (its torch threads). gpus_per_actor: GPUs each actor
+    gets (0 = CPU). batch_size: lines per chunk (one actor
+    call). retries: times a chunk that raises is tried again in its actor (an actor that dies
+    is restarted by Ray and its chunks run again).
+    RETURNS (Summary): files segmented, skipped and failed (each with its coded error), lines,
+        characters, seconds.
+    """
+    try:
+        import pyarrow.fs as pafs
+        import ray
+    except ImportError as e:
+        raise ImportError(Errors.E070.format(error=e)) from None
+    user_dicts = [str(user_dict)] if isinstance(user_dict, (str, Path)) else [str(d) for d in (user_dict or [])]
+    for name, value in (("actors", actors), ("batch_size", batch_size), ("nlp_batch_size", nlp_batch_size)):
+        if not 1 <= value <= 2**31 - 1:
+            raise ValueError(Errors.E047.format(name=name, value=value))
+    if not cpus_per_actor > 0:
+        raise ValueError(Errors.E093.format(value=cpus_per_actor))
+    check_locations(input_path, output_dir)
+    files = find_inputs(input_path, output_dir)
+    check_outputs_are_not_inputs(output_dir, files)
+    settings = settings_identity(delimiter, user_dicts, user_dict_mode)
+    identity = model_identity(model)
+    in_fs, _ = filesystem_of(input_path)
+    out_fs, out_root = filesystem_of(output_dir)
+    out_root = out_root.rstrip("/")
+    manifest = read_manifest(out_fs, out_root)
+    summary = Summary()
+    todo = []
+    for file in files:
+        if is_done(manifest.get(file.relative), file, identity, settings, out_fs):
+            summary.skipped.append(file.relative)
+        else:
+            todo.append(file)
+    if not todo:
+        return summary
+    start = time.perf_counter()
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                 ignore_reinit_error=True)
+    staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = progress
+        # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
+        # given to actors, tasks that asked for one would never be scheduled)
+        dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
+                                           num_cpus=0)
+        segmented = dataset.map_batches(
+            SegmentActor,
+            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, nlp_batch_size, retries,
+                                 gpus_per_actor > 0),
+            batch_size=1,
+            compute=ray.data.ActorPoolStrategy(size=actors),
+            num_cpus=cpus_per_actor,
+            num_gpus=gpus_per_actor or None,
+        )
+        sink = parts_sink(staging, out_fs)
+        segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
+        ready = _finished_files(todo, sink.records, summary)
+        commit = ray.remote(num_cpus=0)(commit_file)
+        sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].gzipped)
+                         for index, n in ready])
+        for (index, _), size in zip(ready, sizes):
+            manifest[todo[index].relative] = {"source": todo[index].identity(), "model": identity,
+                                              "settings": settings, "output_size": size}
+        failed = {relative for relative, _ in summary.failed}
+        for file in todo:  # a failed file has no output: not a stale one from an earlier run either
+            if file.relative in failed:
+                manifest.pop(file.relative, None)
+                if out_fs.get_file_info(file.target).type == pafs.FileType.File:
+                    out_fs.delete_file(file.target)
+        summary.files = len(ready)
+        write_manifest(out_fs, out_root, manifest)
+    finally:
+        _remove_staging(out_fs, staging)
+        if started_here:
+            ray.shutdown()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _remove_staging(fs: Any, staging: str) -> None:
+    """Remove this run's parts (and the staging folder when no other run has parts there)."""
+    import pyarrow.fs as pafs
+
+    base = staging.rsplit("/", 1)[0]
+    for path in (staging, base):
+        if fs.get_file_info(path).type == pafs.FileType.Directory and (
+                path == staging or not fs.get_file_info(pafs.FileSelector(path))):
+            fs.delete_dir(path)
+
+
+def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]], summary: Summary) -> List[Tuple[int, int]]:
+    """The files whose every chunk was written exactly once: (index, number of chunks); the
+    others go to `summary.failed` with their coded error (E015 bad line, E069 a chunk missing)."""
+    chunks: Dict[int, List[int]] = defaultdict(list)
+    ends: Dict[int, Tuple[int, Optional[str]]] = {}
+    seen = set()
+    for r in records:
+        if (r["file"], r["chunk"]) in seen:  # a chunk written twice (a retried task): one part, counted once
+            continue
+        seen.add((r["file"], r["chunk"]))
+        if r["chunk"] >= 0:
+            chunks[r["file"]].append(r["chunk"])
+            summary.lines += r["lines"]
+            summary.chars += r["chars"]
+            summary.retries += r["retries"]
+        else:
+            ends[r["file"]] = (r["n_chunks"], r["error"])
+    ready = []
+    for index, file in enumerate(todo):
+        n, error = ends.get(index, (-1, None))
+        got = sorted(chunks.get(index, []))
+        if error:
+            summary.failed.append((file.relative, error))
+        elif n < 0 or got != list(range(n)):
+            summary.failed.append((file.relative, Errors.E069.format(path=file.source, chunk=len(got), what="missing")))
+        else:
+            ready.append((index, n))
+    return ready

@@ -1,0 +1,176 @@
+"""What runs on the workers: `LineChunks` reads each file as chunks of lines, `SegmentActor`
+segments them (the pipeline loaded once per actor), `PartsSink` writes each chunk as an ordered
+part file, and `commit_file` concatenates a finished file's parts into its output."""
+import os
+import uuid
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
+
+from spacy_gdcws.io import atomic_write_fs, read_blocks
+from spacy_gdcws.readers.base import iter_lines
+
+# set (to a file path) by the tests: the first actor call that finds the file deletes it and
+# kills its process, to show that an actor's death loses no line
+CRASH_MARKER_ENV = "SPACY_GDCWS_RAY_CRASH_MARKER"
+
+
+def _raw_lines(stream: Any) -> Iterator[bytes]:
+    """The lines of a binary stream, "\\n" kept, read in blocks (bounded memory)."""
+    rest = b""
+    for block in read_blocks(stream):
+        pieces = (rest + block).split(b"\n")
+        rest = pieces.pop()
+        for piece in pieces:
+            yield piece + b"\n"
+    if rest:
+        yield rest
+
+
+def _chunk_block(file: int, chunk: int, lines: List[str], n_chunks: int = -1, error: Optional[str] = None) -> Any:
+    import pyarrow as pa
+
+    return pa.table({"file": pa.array([file], pa.int64()), "chunk": pa.array([chunk], pa.int64()),
+                     "n_chunks": pa.array([n_chunks], pa.int64()), "error": pa.array([error], pa.string()),
+                     "lines": pa.array([lines], pa.list_(pa.string()))})
+
+
+def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chunk: int) -> Any:
+    """A Ray Data file datasource of the files' lines in chunks (see `LineChunks`)."""
+    from ray.data.datasource import FileBasedDatasource
+
+    class LineChunks(FileBasedDatasource):
+        """Each file as rows of `lines_per_chunk` lines as `segment` reads them (BOM and line
+        ends removed, empty lines kept), numbered per file, then an end row: the number of
+        chunks, or the coded error (E015 file:line) of a line that is not UTF-8."""
+
+        def __init__(self) -> None:
+            super().__init__(list(paths), filesystem=filesystem)
+            self._index = {os.path.normpath(p): i for i, p in enumerate(paths)}
+
+        def _read_stream(self, f: Any, path: str) -> Iterator[Any]:
+            file = self._index[os.path.normpath(path)]
+            chunk, lines = 0, []
+            try:
+                for _, text in iter_lines(_raw_lines(f), path):
+                    lines.append(text)
+                    if len(lines) == lines_per_chunk:
+                        yield _chunk_block(file, chunk, lines)
+                        chunk, lines = chunk + 1, []
+                if lines:
+                    yield _chunk_block(file, chunk, lines)
+                    chunk += 1
+            except Exception as err:  # this file fails; the others go on
+                yield _chunk_block(file, -1, [], error=str(err))
+                return
+            yield _chunk_block(file, -1, [], n_chunks=chunk)
+
+    return LineChunks()
+
+
+class SegmentActor:
+    """Loads the pipeline once per actor; segments each chunk row (`map_batches`); end rows pass."""
+
+    def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
+                 nlp_batch_size: int, retries: int, gpu: bool) -> None:
+        import ray
+        import spacy
+
+        from spacy_gdcws.app.precision import set_threads
+        from spacy_gdcws.app.user_dicts import load_user_dicts
+
+        if gpu:
+            spacy.require_gpu()
+        # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
+        set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
+        self.nlp = spacy.load(model)
+        load_user_dicts(self.nlp, user_dicts, user_dict_mode)  # each file in one table build
+        self.delimiter = delimiter
+        self.nlp_batch_size = nlp_batch_size
+        self.retries = retries
+
+    def __call__(self, batch: Dict[str, Any]) -> Dict[str, Any]:
+        marker = os.environ.get(CRASH_MARKER_ENV)
+        if marker and os.path.exists(marker):
+            os.unlink(marker)
+            os._exit(1)  # an actor that dies mid-run (tests)
+        texts, tries, n_lines, chars = [], [], [], []
+        for chunk, lines in zip(batch["chunk"], batch["lines"]):
+            lines = [] if lines is None else list(lines)
+            n_lines.append(len(lines))
+            chars.append(sum(len(line) for line in lines))
+            if chunk < 0:
+                texts.append("")
+                tries.append(0)
+                continue
+            for attempt in range(self.retries + 1):
+                try:
+                    texts.append(self._segment(lines))
+                    tries.append(attempt)
+                    break
+                except Exception:
+                    if attempt == self.retries:
+                        raise
+        return {"file": batch["file"], "chunk": batch["chunk"], "n_chunks": batch["n_chunks"], "error": batch["error"],
+                "text": texts, "lines": n_lines, "chars": chars, "retries": tries}
+
+    def _segment(self, lines: List[str]) -> str:
+        from spacy_gdcws.pipeline.words import doc_words
+
+        out = [self.delimiter.join(doc_words(doc)) + "\n" for doc in self.nlp.pipe(lines, batch_size=self.nlp_batch_size)]
+        return "".join(out)
+
+
+def part_path(staging: str, file: int, chunk: int) -> str:
+    return f"{staging}/{file:08d}/{chunk:010d}.part"
+
+
+def parts_sink(staging: str, filesystem: Any) -> Any:
+    """A Ray Data `Datasink` that writes each segmented chunk as its ordered part file (see `PartsSink`)."""
+    from ray.data import Datasink
+    from ray.data.block import BlockAccessor
+
+    class PartsSink(Datasink):
+        """Writes on the workers: each chunk's output lines to `staging/FILE/CHUNK.part`
+        (atomically: a retried task rewrites the same part); returns what it wrote, per row,
+        without the text (so only small records reach the driver)."""
+
+        def __init__(self) -> None:
+            self.records: List[Dict[str, Any]] = []
+
+        def write(self, blocks: Iterable[Any], ctx: Any) -> List[Dict[str, Any]]:
+            out = []
+            for block in blocks:
+                for row in BlockAccessor.for_block(block).to_arrow().to_pylist():
+                    record = {k: row[k] for k in ("file", "chunk", "n_chunks", "error", "lines", "chars", "retries")}
+                    if row["chunk"] >= 0:
+                        filesystem.create_dir(f"{staging}/{row['file']:08d}", recursive=True)
+                        atomic_write_fs(filesystem, part_path(staging, row["file"], row["chunk"]),
+                                      row["text"].encode("utf8"))
+                    out.append(record)
+            return out
+
+        def on_write_complete(self, write_result: Any) -> None:
+            self.records = [r for returned in write_result.write_returns for r in (returned or [])]
+
+    return PartsSink()
+
+
+def commit_file(filesystem: Any, staging: str, file: int, n_chunks: int, target: str, gzipped: bool) -> int:
+    """Concatenate a file's parts in order into a temporary file beside `target`, streaming, and
+    rename it (`target` appears whole or not at all). RETURNS the output's size in bytes."""
+    import pyarrow.fs as pafs
+
+    parent = target.rsplit("/", 1)[0]
+    filesystem.create_dir(parent, recursive=True)
+    tmp = f"{parent}/.{target.rsplit('/', 1)[1]}.{uuid.uuid4().hex}.tmp"
+    try:
+        with filesystem.open_output_stream(tmp, compression="gzip" if gzipped else None) as out:
+            for chunk in range(n_chunks):
+                with filesystem.open_input_stream(part_path(staging, file, chunk)) as part:
+                    for block in read_blocks(part):
+                        out.write(block)
+        filesystem.move(tmp, target)
+    except BaseException:
+        if filesystem.get_file_info(tmp).type != pafs.FileType.NotFound:
+            filesystem.delete_file(tmp)
+        raise
+    return int(filesystem.get_file_info(target).size)

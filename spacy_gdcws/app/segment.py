@@ -1,0 +1,44 @@
+"""Segment lines of text with a pipeline, keeping every line."""
+from typing import IO, Iterable, Iterator, List, Optional
+
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.util import minibatch
+
+from spacy_gdcws.pipeline.names import find_segmenter
+from spacy_gdcws.pipeline.words import doc_words
+
+
+def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:
+    """One doc per line, in order (empty lines give empty docs)."""
+    return nlp.pipe(lines, batch_size=batch_size, n_process=n_process)
+
+
+def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
+                  component: Optional[str] = None) -> Iterator[List[str]]:
+    """Raw segmentation: the words of each text (whitespace left out), without
+    merging tokens in a `Doc` and without running any other component.
+
+    The words are exactly those `nlp(text)` would give: the same character
+    docs, scores, threshold and forced boundaries; only the retokenization is
+    replaced by string slicing.
+
+    nlp (Language): A pipeline with a `gdcws_segmenter`.
+    texts (Iterable[str]): The texts.
+    batch_size (int): Texts per call of the model.
+    component (Optional[str]): Name of the segmenter (default: the first one).
+    YIELDS (List[str]): The words of each text, in order.
+    """
+    segmenter = nlp.get_pipe(find_segmenter(nlp, component))
+    for batch in minibatch(texts, size=batch_size):
+        docs = [nlp.make_doc(text) for text in batch]
+        yield from segmenter.segmented_words(docs, segmenter.predict(docs))
+
+
+def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:
+    """Write the words of each doc as one line; RETURNS the number of lines."""
+    n = 0
+    for doc in docs:
+        out.write(delimiter.join(doc_words(doc)) + "\n")
+        n += 1
+    return n
