@@ -16,10 +16,10 @@ try:  # keep `spacy_gdcws.nn` importable where spaCy is not installed
 except ImportError:  # pragma: no cover
     pass
 else:
-    from spacy_gdcws import ml, readers  # noqa: F401
+    from spacy_gdcws import legacy, ml, readers  # noqa: F401
     from spacy_gdcws.data import tokenizer  # noqa: F401
     from spacy_gdcws.eval import scorer  # noqa: F401
-    from spacy_gdcws.ml import ensemble, legacy  # noqa: F401
+    from spacy_gdcws.ml import ensemble  # noqa: F401
     from spacy_gdcws.pipeline import factory  # noqa: F401
     from spacy_gdcws.pipeline.segmenter import GDSegmenter
     from spacy_gdcws.training import loggers, schedules  # noqa: F401

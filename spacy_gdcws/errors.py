@@ -61,7 +61,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E038 = "Pipeline {i} is an ensemble already: give the trained member pipelines."
     E039 = "pseudo_words must be in [0, 1) (the share of rare two-character words replaced in training; 0 = off), got {value}"
     E040 = "pseudo_chars must be in [0, 1) (the share of rare single-character words replaced in training; 0 = off), got {value}"
-    E041 = "The embedding has no featurization settings: build it with a registered embedding (spacy_gdcws.CharEmbed.v1)."
+    E041 = "The embedding has no featurization settings: build it with a registered embedding (spacy_gdcws.CharEmbed.v2)."
     E042 = "Pretrained vectors in {mode!r} mode are not supported by the segmenter's embedding (it looks characters up by key): use a vectors table in 'default' mode (`spacy init vectors` without --mode floret)."
     E043 = "The segmenter's model uses pretrained vectors (vectors_width = {width}) but the pipeline's vocab has no vectors: load them first (`spacy init vectors`, then `[initialize] vectors`)."
     E044 = "The segmenter's model has a CRF tagger (scores BMES tags): {what} applies to gap scorers only; set it to {default}."

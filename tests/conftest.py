@@ -11,32 +11,45 @@ from spacy.training import Example
 from spacy_gdcws.readers import read_sentences, sentence_to_doc
 
 
-def _signature_defaults(func) -> dict:
-    from inspect import signature
-
-    return {k: p.default for k, p in signature(func).parameters.items() if p.default is not p.empty}
-
-
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
 
-# a small model config: fast to train in tests, every part of the architecture on
-SMALL_MODEL = {
-    "@architectures": "spacy_gdcws.GDTransformer.v1",
-    "width": 64,
-    "depth": 2,
-    "n_heads": 4,
-    "d_ff": 128,
-    "dropout": 0.0,
-    "char_rows": 5000,
-    "char_seeds": 2,
-    "bigrams": True,
-    "bigram_rows": 20000,
-    "bigram_width": 32,
-    "biaffine_width": 64,
-    "layer_norm": "pre",
-    "window": 64,
+# where each setting of the small test model lives in the composed config
+_EMBED = ("char_rows", "char_seeds", "bigrams", "bigram_rows", "bigram_width", "lexicon_max_len", "lexicon_dropout",
+          "lexicon_holdout", "ngram_vocab", "ngram_holdout", "ngram_dropout", "holdout_folds", "positions",
+          "vectors_width", "normalize", "general_lexicon")
+_TOP = ("window", "batch_chars", "mixed_precision")
+_SMALL = {
+    "width": 64, "depth": 2, "n_heads": 4, "d_ff": 128, "dropout": 0.0, "attention_dropout": None, "sigma": 2.0,
+    "gaussian": True, "gaussian_mode": "multiply", "directional": True, "forward_encoder": True,
+    "centre_encoder": True, "backward_encoder": True, "hired": True, "highway_in": True, "highway_out": True,
+    "fusion": "sum", "layer_norm": "pre", "biaffine_width": 64,
+    "char_rows": 5000, "char_seeds": 2, "bigrams": True, "bigram_rows": 20000, "bigram_width": 32,
+    "lexicon_max_len": 0, "lexicon_dropout": 0.0, "lexicon_holdout": False, "ngram_vocab": False,
+    "ngram_holdout": False, "ngram_dropout": 0.0, "holdout_folds": 0, "positions": True, "vectors_width": 0,
+    "normalize": "", "general_lexicon": False,
+    "window": 64, "batch_chars": 16384, "mixed_precision": False,
 }
+
+
+def small_model(**settings) -> dict:
+    """A small GD-Transformer (`CharSegmenter.v1` of `CharEmbed.v2`, `GDEncoder.v1` and
+    `GapScorer.v1`), fast to train in tests, every part of the architecture on; `settings`
+    by their name in any of the three blocks (`dropout` also sets the embedding's, unless
+    `embedding_dropout` is given, as `GDTransformer.v1` did)."""
+    values = {**_SMALL, **settings}
+    embedding_dropout = values.pop("embedding_dropout", values["dropout"])
+    embed = {"@architectures": "spacy_gdcws.CharEmbed.v2", "width": values["width"], "dropout": embedding_dropout,
+             **{k: values[k] for k in _EMBED}}
+    encoder = {"@architectures": "spacy_gdcws.GDEncoder.v1",
+               **{k: v for k, v in values.items() if k not in _EMBED and k not in _TOP}}
+    scorer = {"@architectures": "spacy_gdcws.GapScorer.v1", "width": values["width"],
+              "hidden": values["biaffine_width"]}
+    return {"@architectures": "spacy_gdcws.CharSegmenter.v1", **{k: values[k] for k in _TOP},
+            "embed": embed, "encoder": encoder, "scorer": scorer}
+
+
+SMALL_MODEL = small_model()
 
 
 def corpus_path(relative: str) -> Path:
@@ -114,10 +127,39 @@ def train_model(model, sentences, steps: int, learn_rate: float, nlp: Language =
     return nlp, losses
 
 
-def plain_embed(**settings) -> dict:
-    """A `spacy_gdcws.CharEmbed.v2` block with its signature's defaults (features off)
-    for every setting not given: the factory's default model (`pipeline.factory`)
-    would otherwise fill them with its own values."""
-    from spacy_gdcws.ml.embed import build_char_embed
+# what the registered builders defaulted to before configs became the only source of values:
+# the values tests leave out of the blocks whose architecture the factory's default model has
+# not (for those it has, spaCy fills the block from the factory's config: `plain_embed`)
+BLOCK_DEFAULTS = {
+    "spacy_gdcws.GDEncoder.v1": {
+        "depth": 6, "n_heads": 4, "d_ff": 1024, "dropout": 0.1, "attention_dropout": None, "sigma": 2.0,
+        "gaussian": True, "gaussian_mode": "multiply", "directional": True, "forward_encoder": True,
+        "centre_encoder": True, "backward_encoder": True, "hired": True, "highway_in": True, "highway_out": True,
+        "fusion": "sum", "layer_norm": "post", "biaffine_width": 256},
+    "spacy_gdcws.LocalSelfAttention.v1": {"depth": 2, "n_heads": 2, "d_ff": 200, "radius": 5, "dropout": 0.1},
+    "spacy_gdcws.BiLSTM.v1": {"depth": 1, "dropout": 0.1},
+    "spacy_gdcws.GapScorer.v1": {"hidden": 128},
+    "spacy_gdcws.HFTransformer.v1": {"window": 128, "stride": 96, "grad_factor": 1.0,
+                                     "tokenizer_config": {"use_fast": True}, "transformer_config": {},
+                                     "mixed_precision": False, "grad_scaler_config": {}},
+    "spacy_gdcws.TransformerSegmenter.v1": {"hidden_width": 768, "width": 256, "dropout": 0.1,
+                                            "mixed_precision": False},
+}
+PLAIN_EMBED = {"char_rows": 20000, "char_seeds": 2, "bigrams": True, "bigram_rows": 100000, "bigram_width": 64,
+               "lexicon_max_len": 0, "lexicon_dropout": 0.0, "lexicon_holdout": False, "ngram_vocab": False,
+               "ngram_holdout": False, "ngram_dropout": 0.0, "holdout_folds": 0, "positions": False, "dropout": 0.0,
+               "vectors_width": 0, "normalize": "", "general_lexicon": False}
 
-    return {"@architectures": "spacy_gdcws.CharEmbed.v2", **_signature_defaults(build_char_embed), **settings}
+
+def block(arch: str, **settings) -> dict:
+    """A registered block (`arch` without the `spacy_gdcws.` prefix) with `BLOCK_DEFAULTS`
+    for the settings not given."""
+    full = f"spacy_gdcws.{arch}"
+    return {"@architectures": full, **BLOCK_DEFAULTS.get(full, {}), **settings}
+
+
+def plain_embed(**settings) -> dict:
+    """A `spacy_gdcws.CharEmbed.v2` block with every feature off for each setting not
+    given: the factory's default model (`pipeline.factory`) would otherwise fill them
+    with its own values."""
+    return {"@architectures": "spacy_gdcws.CharEmbed.v2", **PLAIN_EMBED, **settings}

@@ -12,7 +12,7 @@ from spacy_gdcws.training.augment import MAX_WORD_COUNT, PseudoWords, is_han, is
 from spacy_gdcws.data.features import SOURCE_TEXT_KEY, source_text
 from spacy_gdcws.pipeline.loss import gold_gaps
 
-from .conftest import SMALL_MODEL, make_examples
+from .conftest import SMALL_MODEL, small_model, make_examples
 
 
 def example(nlp, words, spaces=None):
@@ -106,8 +106,8 @@ def test_apply_keeps_a_pseudo_words_block():
 
 
 def test_segmenter_trains_with_pseudo_words(sxu_sentences):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "holdout_folds": 2,
-             "ngram_vocab": True, "ngram_holdout": True, "lexicon_max_len": 4, "lexicon_holdout": True}
+    model = small_model(**{"holdout_folds": 2,
+             "ngram_vocab": True, "ngram_holdout": True, "lexicon_max_len": 4, "lexicon_holdout": True})
     nlp = spacy.blank("zh")
     seg = nlp.add_pipe("gdcws_segmenter", config={"model": model, "pseudo_words": 0.5})
     examples = make_examples(nlp, sxu_sentences[:8])

@@ -10,7 +10,7 @@ from spacy_gdcws.decoding.priors import PairCounts, PairTally, gap_keys, TagTall
 from spacy_gdcws.decoding.chain import chain_marginals
 from .decoding_reference import viterbi
 
-from .conftest import SMALL_MODEL, make_examples, train_pipeline
+from .conftest import SMALL_MODEL, small_model, make_examples, train_pipeline
 
 
 def _best_by_enumeration(logits, log_trans, weight, forced, pairs=None):
@@ -198,7 +198,7 @@ def test_tag_tally_holds_out_each_block():
 
 
 def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "holdout_folds": 2}
+    model = small_model(**{"holdout_folds": 2})
     nlp = spacy.blank("zh")
     seg = nlp.add_pipe("gdcws_segmenter", config={"model": model, "loss": "crf", "tag_prior_weight": 1.0,
                                                    "held_out_priors": True})

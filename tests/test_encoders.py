@@ -11,18 +11,17 @@ import torch
 from spacy_gdcws.nn import IteratedDilatedCNN, LocalSelfAttentionEncoder
 from spacy_gdcws.readers import read_conll
 
-from .conftest import char_blank, plain_embed, train_model
+from .conftest import block, char_blank, plain_embed, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ENCODERS = {
-    "gd": {"@architectures": "spacy_gdcws.GDEncoder.v1", "depth": 2, "n_heads": 2, "d_ff": 64, "dropout": 0.0,
-           "layer_norm": "pre", "biaffine_width": 16},
-    "san": {"@architectures": "spacy_gdcws.LocalSelfAttention.v1", "depth": 2, "n_heads": 2, "d_ff": 64, "dropout": 0.0},
+    "gd": block("GDEncoder.v1", depth=2, n_heads=2, d_ff=64, dropout=0.0, layer_norm="pre", biaffine_width=16),
+    "san": block("LocalSelfAttention.v1", depth=2, n_heads=2, d_ff=64, dropout=0.0),
     "idcnn": {"@architectures": "spacy_gdcws.IDCNN.v1", "dropout": 0.0},
-    "bilstm": {"@architectures": "spacy_gdcws.BiLSTM.v1", "dropout": 0.0},
+    "bilstm": block("BiLSTM.v1", dropout=0.0),
 }
-SCORERS = {"gap": {"@architectures": "spacy_gdcws.GapScorer.v1", "hidden": 16},
+SCORERS = {"gap": block("GapScorer.v1", hidden=16),
            "crf": {"@architectures": "spacy_gdcws.CRFTagger.v1"}}
 TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "a", "北京\n\n大学", "２０１９年，ＡＢＣ公司。" * 3]
 

@@ -8,10 +8,10 @@ from spacy_gdcws.app.ensemble import build_ensemble
 from spacy_gdcws.app.precision import quantize_segmenter
 from spacy_gdcws.app.tuning import set_decoding
 
-from .conftest import SMALL_MODEL, make_examples, train_pipeline
+from .conftest import SMALL_MODEL, small_model, make_examples, train_pipeline
 from .test_cli import cli
 
-LEXICON_MODEL = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 3}
+LEXICON_MODEL = small_model(**{"lexicon_max_len": 3})
 
 
 @pytest.fixture(scope="module")

@@ -150,14 +150,14 @@ def ner_pipeline(tmp_path_factory):
 
     from spacy_gdcws.readers import read_sentences
 
-    from .conftest import plain_embed, train_model
+    from .conftest import block, plain_embed, train_model
 
     tmp = tmp_path_factory.mktemp("ner")
     sentences = list(read_sentences(SAMPLE_WORDS, "sighan"))
     model = {"@architectures": "spacy_gdcws.CharSegmenter.v1",
              "embed": plain_embed(width=32, char_rows=2000,
                        bigram_rows=2000, bigram_width=16, lexicon_max_len=0),
-             "encoder": {"@architectures": "spacy_gdcws.BiLSTM.v1", "width": 32, "depth": 1},
+             "encoder": block("BiLSTM.v1", width=32, depth=1),
              "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 32}}
     seg, _ = train_model(model, sentences, steps=60, learn_rate=0.01)
     seg.rename_pipe("gdcws_segmenter", "segmenter")  # the name the project's configs give it

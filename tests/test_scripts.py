@@ -40,8 +40,9 @@ def test_gpu_train_script_trains_and_evaluates_on_cpu(tmp_path):
             sys.executable, str(ROOT / "research" / "scripts" / "gpu_train.py"), "ud_gsdsimp", "--config", "default",
             "--name", "tiny", "--steps", "4", "--eval-every", "2", "--minutes", "5", "--gpu-id", "-1",
             "--corpus-dir", str(corpus_dir), "--out", str(out), "--work", str(tmp_path / "work"),
-            "--components.segmenter.model.width", "32", "--components.segmenter.model.d_ff", "32",
-            "--components.segmenter.model.biaffine_width", "32",
+            "--components.segmenter.model.embed.width", "32", "--components.segmenter.model.encoder.width", "32",
+            "--components.segmenter.model.encoder.d_ff", "32", "--components.segmenter.model.encoder.biaffine_width", "32",
+            "--components.segmenter.model.scorer.width", "32",
         ],
         check=True, capture_output=True,
     )
@@ -55,7 +56,7 @@ def test_gpu_train_script_trains_and_evaluates_on_cpu(tmp_path):
     curve = [json.loads(line) for line in (out / "ud_gsdsimp.tiny.jsonl").read_text(encoding="utf8").splitlines()]
     assert [r["step"] for r in curve] == [0, 2, 4]
     log = (out / "ud_gsdsimp.tiny.log").read_text(encoding="utf8")
-    assert "--training.max_steps 4" in log and "--components.segmenter.model.width 32" in log
+    assert "--training.max_steps 4" in log and "--components.segmenter.model.embed.width 32" in log
     saved = (tmp_path / "work" / "ud_gsdsimp.tiny" / "model-best" / "config.cfg").read_text(encoding="utf8")
     assert "width = 32" in saved
 

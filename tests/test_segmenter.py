@@ -9,7 +9,7 @@ from spacy.training import Example
 from spacy_gdcws.pipeline.segmenter import GDSegmenter
 from spacy_gdcws.pipeline.loss import gold_gaps
 
-from .conftest import SMALL_MODEL, make_examples, train_pipeline
+from .conftest import SMALL_MODEL, small_model, make_examples, train_pipeline
 
 
 def words(doc):
@@ -214,8 +214,8 @@ def test_lexicon_features_mark_word_starts_and_ends():
 
 
 def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 4,
-             "lexicon_dropout": 0.1, "lexicon_holdout": True, "gaussian_mode": "bias"}
+    model = small_model(**{"lexicon_max_len": 4,
+             "lexicon_dropout": 0.1, "lexicon_holdout": True, "gaussian_mode": "bias"})
     nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
     seg = nlp.get_pipe("gdcws_segmenter")
     assert seg.model.attrs["lexicon"] == frozenset(seg.train_words) and len(seg.train_words) > 100
@@ -243,14 +243,14 @@ def test_lexicon_holdout_hides_words_seen_only_here():
 @pytest.mark.parametrize("switches", [{"highway_out": False}, {"hired": False}, {}])
 def test_update_with_and_without_the_hired_scores(sxu_sentences, switches):
     """The wrapper's score columns follow the net's (HiRED scores only with Highway-O)."""
-    nlp = train_pipeline(sxu_sentences[:4], n_iter=2, model={**SMALL_MODEL, **switches})
+    nlp = train_pipeline(sxu_sentences[:4], n_iter=2, model=small_model(**switches))
     scores = nlp.get_pipe("gdcws_segmenter").predict([nlp.make_doc("我爱北京天安门。")])
     assert scores[0].shape == (7, 2 if not switches else 1)
 
 
 def test_pickle_with_dictionary_features(sxu_sentences):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "lexicon_max_len": 3,
-             "lexicon_holdout": True}
+    model = small_model(**{"lexicon_max_len": 3,
+             "lexicon_holdout": True})
     nlp = train_pipeline(sxu_sentences[:3], n_iter=1, model=model)
     copy = pickle.loads(pickle.dumps(nlp))
     seg = copy.get_pipe("gdcws_segmenter")
@@ -307,8 +307,8 @@ def test_unknown_ngrams_keep_their_character_class():
 
 
 def test_ngram_vocab_is_trained_saved_and_pickled(sxu_sentences, tmp_path):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_vocab": True,
-             "ngram_holdout": True}
+    model = small_model(**{"ngram_vocab": True,
+             "ngram_holdout": True})
     nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
     vocab = nlp.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"]
     assert 100 < len(vocab) and vocab.can_hold_out
@@ -325,14 +325,13 @@ def test_ngram_vocab_is_trained_saved_and_pickled(sxu_sentences, tmp_path):
 
 def test_ngram_vocab_needs_initialize_and_holdout_needs_vocab():
     nlp = spacy.blank("zh")
-    nlp.add_pipe("gdcws_segmenter", config={"model": {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2",
-                                                        "ngram_vocab": True}})
+    nlp.add_pipe("gdcws_segmenter", config={"model": small_model(**{"ngram_vocab": True})})
     with pytest.raises(ValueError, match="E028"):
         nlp("我爱北京")
     with pytest.raises(ValueError, match="E027"):
         spacy.blank("zh").add_pipe(
             "gdcws_segmenter",
-            config={"model": {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_holdout": True}})
+            config={"model": small_model(**{"ngram_holdout": True})})
 
 
 def test_holdout_folds_cut_the_training_docs_into_blocks():
@@ -378,8 +377,8 @@ def test_block_leave_out_hides_ngrams_and_words_of_the_docs_own_block():
 
 
 def test_segmenter_records_blocks_for_holdout_folds(sxu_sentences):
-    model = {**SMALL_MODEL, "@architectures": "spacy_gdcws.GDTransformer.v2", "ngram_vocab": True,
-             "ngram_holdout": True, "lexicon_max_len": 3, "lexicon_holdout": True, "holdout_folds": 4}
+    model = small_model(**{"ngram_vocab": True,
+             "ngram_holdout": True, "lexicon_max_len": 3, "lexicon_holdout": True, "holdout_folds": 4})
     nlp = train_pipeline(sxu_sentences, n_iter=2, model=model)
     attrs = nlp.get_pipe("gdcws_segmenter").model.attrs
     texts = ["".join(s.words) for s in sxu_sentences]
@@ -392,7 +391,7 @@ def test_segmenter_records_blocks_for_holdout_folds(sxu_sentences):
     copy = pickle.loads(pickle.dumps(nlp))
     assert [t.text for t in copy(texts[0])] == [t.text for t in nlp(texts[0])]
     with pytest.raises(ValueError, match="E029"):
-        spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": {**model, "holdout_folds": 1}})
+        spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": small_model(holdout_folds=1)})
 
 
 def test_optimizer_averages_are_used_for_prediction(sxu_sentences):

@@ -10,7 +10,7 @@ import spacy
 
 from spacy_gdcws.readers import read_conll
 
-from .conftest import train_model
+from .conftest import block, train_model
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "ABC公司的iPhone 15售价5,999元", "北京大学" * 150]
@@ -41,10 +41,9 @@ def tiny_bert(tmp_path_factory, sentences):
 
 def trf_model(path, scorer="crf"):
     head = ({"@architectures": "spacy_gdcws.CRFTagger.v1", "width": 32} if scorer == "crf"
-            else {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16})
-    return {"@architectures": "spacy_gdcws.TransformerSegmenter.v1", "hidden_width": 32, "width": 32, "dropout": 0.0,
-            "transformer": {"@architectures": "spacy_gdcws.HFTransformer.v1", "name": str(path), "window": 64, "stride": 48},
-            "scorer": head}
+            else block("GapScorer.v1", width=32, hidden=16))
+    return block("TransformerSegmenter.v1", hidden_width=32, width=32, dropout=0.0,
+                 transformer=block("HFTransformer.v1", name=str(path), window=64, stride=48), scorer=head)
 
 
 def train(model, sentences, steps=8):
@@ -83,7 +82,10 @@ nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcw
 nlp.add_pipe("gdcws_segmenter")  # the default model needs nothing more
 sys.modules["spacy_transformers"] = None  # from here on, as if not installed
 try:
-    spacy.util.registry.resolve({"m": {"@architectures": "spacy_gdcws.HFTransformer.v1", "name": "bert-base-chinese"}})
+    spacy.util.registry.resolve({"m": {"@architectures": "spacy_gdcws.HFTransformer.v1", "name": "bert-base-chinese",
+                                       "window": 128, "stride": 96, "grad_factor": 1.0, "tokenizer_config": {},
+                                       "transformer_config": {}, "mixed_precision": False,
+                                       "grad_scaler_config": {}}})
 except ImportError as e:
     print(str(e))
 """

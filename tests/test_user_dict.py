@@ -8,7 +8,7 @@ import spacy
 
 from spacy_gdcws.decoding.user_dict import UserDictionary, read_user_dict
 
-from .conftest import plain_embed
+from .conftest import block, plain_embed
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "legacy_gd_v2"
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
@@ -96,7 +96,7 @@ def test_initialize_reads_a_dictionary_file(tmp_path):
     nlp.add_pipe("gdcws_segmenter", name="segmenter", config={"model": {
         "@architectures": "spacy_gdcws.CharSegmenter.v1",
         "embed": plain_embed(width=16, char_rows=100, bigram_rows=100),
-        "encoder": {"@architectures": "spacy_gdcws.BiLSTM.v1", "width": 16},
+        "encoder": block("BiLSTM.v1", width=16),
         "scorer": {"@architectures": "spacy_gdcws.CRFTagger.v1", "width": 16}}})
     nlp.config["initialize"]["components"]["segmenter"] = {"user_dict": str(path)}
     ref = Doc(nlp.vocab, words=["我", "爱", "北京"], spaces=[False] * 3)

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Dict, List
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = "components.segmenter.model"
+# every ablated part is a setting of the GD encoder block
+MODEL = "components.segmenter.model.encoder"
 
 # variant -> overrides of configs/default.cfg (paper's names in the comments)
 VARIANTS: Dict[str, Dict[str, str]] = {

@@ -7,7 +7,7 @@ dev split is not read), writes their text one doc per line with a space
 between characters, trains skip-gram vectors with floret in plain fastText
 mode (`pip install spacy-gdcws[vectors]`; no subwords: a character has none),
 and runs `spacy init vectors` on them, so `OUTPUT/vectors` is what
-`[initialize] vectors` takes (`CharEmbed.v1 vectors_width` = `--dim`). The
+`[initialize] vectors` takes (`CharEmbed.v2 vectors_width` = `--dim`). The
 closed-test rule holds: the vectors see only the training text.
 """
 import argparse

@@ -9,7 +9,7 @@ scorer. A run that overshoots is stopped at 1.25x the budget (plus a minute) and
 saved by the last improving evaluation, is evaluated.
 
     python research/scripts/gpu_train.py sxu --config gpu --minutes 6 --gpu-id 0 --out results/
-    python research/scripts/gpu_train.py sxu --name gpu_nocentre --steps 1250 --components.segmenter.model.centre_encoder false
+    python research/scripts/gpu_train.py sxu --name gpu_nocentre --steps 1250 --components.segmenter.model.encoder.centre_encoder false
 
 Writes OUT/CORPUS.NAME.json (metrics), OUT/CORPUS.NAME.txt (predictions),
 OUT/CORPUS.NAME.jsonl (learning curve), OUT/CORPUS.NAME.log (NAME: --name, or the config); copy them to

@@ -1,6 +1,6 @@
 """Registered pieces of the composable segmentation model, `embed >> encoder >> scorer`.
 
-`spacy_gdcws.CharSegmenter.v1` puts one embedding (`spacy_gdcws.CharEmbed.v1`),
+`spacy_gdcws.CharSegmenter.v1` puts one embedding (`spacy_gdcws.CharEmbed.v2`),
 one encoder (`spacy_gdcws.GDEncoder.v1`, `spacy_gdcws.LocalSelfAttention.v1`,
 `spacy_gdcws.IDCNN.v1`, `spacy_gdcws.BiLSTM.v1`) and one scorer
 (`spacy_gdcws.GapScorer.v1`, `spacy_gdcws.CRFTagger.v1`) into one torch module

@@ -14,19 +14,25 @@ def build_char_segmenter(
     embed: Any,
     encoder: Any,
     scorer: Any,
-    window: int = 512,
-    batch_chars: int = 16384,
-    mixed_precision: bool = False,
+    window: int,
+    batch_chars: int,
+    mixed_precision: bool,
 ) -> Model[List[Doc], List[Floats2d]]:
     """A segmentation model composed of an embedding, an encoder and a scorer.
 
-    embed: `spacy_gdcws.CharEmbed.v1`.
+    embed: `spacy_gdcws.CharEmbed.v2`.
     encoder: `spacy_gdcws.GDEncoder.v1`, `LocalSelfAttention.v1`, `IDCNN.v1`,
         `BiLSTM.v1`, or any registered function returning such a module.
     scorer: `spacy_gdcws.GapScorer.v1` or `spacy_gdcws.CRFTagger.v1`.
-    window (int): Longest span scored at once (longer lines: overlapping windows).
+    window (int): Longest span scored at once; longer lines are scored in
+        overlapping windows of this size.
     batch_chars (int): Upper bound on rows * padded length of one torch batch.
-    mixed_precision (bool): As in `spacy_gdcws.GDTransformer.v2`.
+    mixed_precision (bool): Training on GPU: fp16 autocast with gradient
+        scaling (thinc). Prediction: bf16 autocast on the model's device, GPU
+        or CPU (about 2x faster on CPUs with AVX512-BF16 / AMX; set it when
+        loading, `spacy.load(path, config={"components": {NAME: {"model":
+        {"mixed_precision": True}}}})`, or `app.precision.set_precision`).
+        Outputs stay float32.
     RETURNS (Model[List[Doc], List[Floats2d]]): One array per doc: gap logits
         (len(doc) - 1 rows; column 0 the scorer, then the encoder's auxiliary
         scorer) or CRF potentials (len(doc) rows, `data.bmes`).

@@ -1,5 +1,5 @@
-"""`spacy_gdcws.CharEmbed.v2` (and v1, the same without character normalization): hashed
-characters, bigrams, dictionary features, pretrained vectors."""
+"""`spacy_gdcws.CharEmbed.v2`: hashed characters, bigrams, dictionary features, pretrained
+vectors, character normalization (v1, without normalization, is in the legacy wing)."""
 from typing import Any
 
 from spacy.util import registry
@@ -7,48 +7,26 @@ from spacy.util import registry
 from spacy_gdcws.ml.forward import feature_settings
 
 
-@registry.architectures("spacy_gdcws.CharEmbed.v1")
-def build_char_embed_v1(
-    width: int,
-    char_rows: int = 20000,
-    char_seeds: int = 2,
-    bigrams: bool = True,
-    bigram_rows: int = 100000,
-    bigram_width: int = 64,
-    lexicon_max_len: int = 0,
-    lexicon_dropout: float = 0.0,
-    lexicon_holdout: bool = False,
-    ngram_vocab: bool = False,
-    ngram_holdout: bool = False,
-    ngram_dropout: float = 0.0,
-    holdout_folds: int = 0,
-    positions: bool = False,
-    dropout: float = 0.0,
-    vectors_width: int = 0,
-) -> Any:
-    """`spacy_gdcws.CharEmbed.v2` without character normalization (configs written before it)."""
-    return build_char_embed(normalize="", **locals())
-
-
 @registry.architectures("spacy_gdcws.CharEmbed.v2")
 def build_char_embed(
     width: int,
-    char_rows: int = 20000,
-    char_seeds: int = 2,
-    bigrams: bool = True,
-    bigram_rows: int = 100000,
-    bigram_width: int = 64,
-    lexicon_max_len: int = 0,
-    lexicon_dropout: float = 0.0,
-    lexicon_holdout: bool = False,
-    ngram_vocab: bool = False,
-    ngram_holdout: bool = False,
-    ngram_dropout: float = 0.0,
-    holdout_folds: int = 0,
-    positions: bool = False,
-    dropout: float = 0.0,
-    vectors_width: int = 0,
-    normalize: str = "",
+    char_rows: int,
+    char_seeds: int,
+    bigrams: bool,
+    bigram_rows: int,
+    bigram_width: int,
+    lexicon_max_len: int,
+    lexicon_dropout: float,
+    lexicon_holdout: bool,
+    ngram_vocab: bool,
+    ngram_holdout: bool,
+    ngram_dropout: float,
+    holdout_folds: int,
+    positions: bool,
+    dropout: float,
+    vectors_width: int,
+    normalize: str,
+    # added after the release of v2: off in the pipelines saved before
     general_lexicon: bool = False,
 ) -> Any:
     """The character embedding (`nn.CharEmbedding`) with its featurization settings.
@@ -58,11 +36,29 @@ def build_char_embed(
     bigrams (bool): Hashed embeddings of the bigrams on both sides of each character.
     bigram_rows, bigram_width (int): The bigram table.
     lexicon_max_len (int): Dictionary features from the training vocabulary
-        (words of 2..lexicon_max_len characters starting / ending at each
-        character); 0 = off. `lexicon_dropout`, `lexicon_holdout`: as in
-        `spacy_gdcws.GDTransformer.v2`.
-    ngram_vocab, ngram_holdout, ngram_dropout, holdout_folds: the n-gram
-        vocabulary and leave-out in training, as in `spacy_gdcws.GDTransformer.v2`.
+        that the `gdcws_segmenter` records in `initialize` (words of
+        2..lexicon_max_len characters starting / ending at each character); 0 = off.
+    lexicon_dropout (float): Share of dictionary matches hidden in training.
+    lexicon_holdout (bool): In training, hide the words whose every training
+        occurrence may be in the current text (leave-one-out), so that rare
+        words look in training as unknown words look at test time.
+    ngram_vocab (bool): Characters and bigrams never seen in training get a
+        learned "unknown" embedding of their character class (bigrams: of
+        their pair of classes) instead of the hashed rows of unrelated
+        training n-grams (the vocabulary is recorded by the
+        `gdcws_segmenter`'s `initialize` and saved with the model).
+    ngram_holdout (bool): With `ngram_vocab`, leave-one-out for characters
+        and bigrams too: in training, one whose every training occurrence may
+        be in the current text is unknown.
+    ngram_dropout (float): With `ngram_vocab`, the share of the other
+        characters and bigrams that training also shows as unknown.
+    holdout_folds (int): With `lexicon_holdout` / `ngram_holdout`: 0 =
+        leave-one-out over single docs; k >= 2 = block leave-out as well: the
+        training docs, in file order, are cut into k contiguous blocks, and
+        training hides from a doc every word / n-gram whose training
+        occurrences all lie in its block (rare words cluster in articles, so
+        this matches the unknown words of new text far better; see
+        `features.HoldoutFolds`). An n-gram then needs two blocks to be known.
     positions (bool): Scale by sqrt(width) and add sinusoidal positions (for
         attention encoders).
     dropout (float): Dropout on the embedding.

@@ -10,32 +10,40 @@ from spacy.util import registry
 
 @registry.architectures("spacy_gdcws.GDEncoder.v1")
 def build_gd_encoder(
-    width: int = 256,
-    depth: int = 6,
-    n_heads: int = 4,
-    d_ff: int = 1024,
-    dropout: float = 0.1,
-    attention_dropout: Optional[float] = None,
-    sigma: float = 2.0,
-    gaussian: bool = True,
-    gaussian_mode: str = "multiply",
-    directional: bool = True,
-    forward_encoder: bool = True,
-    centre_encoder: bool = True,
-    backward_encoder: bool = True,
-    hired: bool = True,
-    highway_in: bool = True,
-    highway_out: bool = True,
-    fusion: str = "sum",
-    layer_norm: str = "post",
-    biaffine_width: int = 256,
+    width: int,
+    depth: int,
+    n_heads: int,
+    d_ff: int,
+    dropout: float,
+    attention_dropout: Optional[float],
+    sigma: float,
+    gaussian: bool,
+    gaussian_mode: str,
+    directional: bool,
+    forward_encoder: bool,
+    centre_encoder: bool,
+    backward_encoder: bool,
+    hired: bool,
+    highway_in: bool,
+    highway_out: bool,
+    fusion: str,
+    layer_norm: str,
+    biaffine_width: int,
 ) -> Any:
     """The GD-Transformer's encoder (Duan & Zhao 2020): Gaussian-masked
     directional attention in three pipelines, HiRED with Highway-I/O, fusion.
-    Arguments as in `spacy_gdcws.GDTransformer.v2`; `biaffine_width` is the
-    HiRED scorer's. With HiRED and Highway-O the HiRED scorer's logits go to
-    the scorer, which adds their loss. Positions belong to the embedding
-    (`CharEmbed.v1 positions = true`, as in the paper's reference code).
+    Every switch of `nn.GDConfig` is an argument (the three pipelines are
+    `forward_encoder`, `centre_encoder`, `backward_encoder`): the paper's
+    ablations are config changes. `biaffine_width` is the HiRED scorer's. With
+    HiRED and Highway-O the HiRED scorer's logits go to the scorer, which adds
+    their loss. Positions belong to the embedding (`CharEmbed.v2 positions =
+    true`, as in the paper's reference code). Dropout is applied inside torch:
+    spaCy's `[training] dropout` does not reach a wrapped PyTorch model.
+
+    attention_dropout (Optional[float]): Dropout on the attention weights;
+        None means `dropout`. 0 saves a full pass over B x H x T x T.
+    gaussian_mode (str): "multiply" (the paper's `logits * G`) or "bias"
+        (`logits + log G`: local attention).
     """
     from spacy_gdcws.nn import GDConfig, GDEncoder
 
@@ -48,9 +56,10 @@ def build_gd_encoder(
 
 
 @registry.architectures("spacy_gdcws.LocalSelfAttention.v1")
-def build_local_self_attention(width: int = 100, depth: int = 2, n_heads: int = 2, d_ff: int = 200,
-                               radius: int = 5, dropout: float = 0.1, relative_positions: bool = False,
-                               relative_embeddings: bool = False) -> Any:
+def build_local_self_attention(width: int, depth: int, n_heads: int, d_ff: int,
+                               radius: int, dropout: float,
+                               # added after the release of v1: off in the pipelines saved before
+                               relative_positions: bool = False, relative_embeddings: bool = False) -> Any:
     """Local self-attention (L-SAN): each character attends to `radius`
     characters on each side (pre-LayerNorm layers with an FFN). With
     `relative_positions`, each layer and head learns a bias per offset in the
@@ -64,8 +73,8 @@ def build_local_self_attention(width: int = 100, depth: int = 2, n_heads: int = 
 
 
 @registry.architectures("spacy_gdcws.IDCNN.v1")
-def build_idcnn(width: int = 200, dilations: List[int] = [1, 1, 2], iterations: int = 4, kernel: int = 3,
-                dropout: float = 0.1) -> Any:
+def build_idcnn(width: int, dilations: List[int], iterations: int, kernel: int,
+                dropout: float) -> Any:
     """Iterated dilated CNN (Strubell et al. 2017): a block of dilated
     convolutions applied `iterations` times with shared parameters."""
     from spacy_gdcws.nn import IteratedDilatedCNN
@@ -74,7 +83,7 @@ def build_idcnn(width: int = 200, dilations: List[int] = [1, 1, 2], iterations: 
 
 
 @registry.architectures("spacy_gdcws.BiLSTM.v1")
-def build_bilstm(width: int = 200, depth: int = 1, dropout: float = 0.1) -> Any:
+def build_bilstm(width: int, depth: int, dropout: float) -> Any:
     """`depth` bidirectional LSTM layers (`width // 2` units each way)."""
     from spacy_gdcws.nn import BiLSTMEncoder
 

@@ -5,7 +5,7 @@ from spacy.util import registry
 
 
 @registry.architectures("spacy_gdcws.GapScorer.v1")
-def build_gap_scorer(width: int, hidden: int = 128) -> Any:
+def build_gap_scorer(width: int, hidden: int) -> Any:
     """The GD-Transformer's biaffine gap scorer (paper, Eq. 6): one logit per
     gap, trained with binary cross-entropy (or the segmenter's `loss = "crf"`
     over gaps), decoded greedily or by Viterbi with the decoding priors."""

@@ -36,13 +36,13 @@ def _require_transformers() -> None:
 @registry.architectures("spacy_gdcws.HFTransformer.v1")
 def build_hf_transformer(
     name: str,
-    window: int = 128,
-    stride: int = 96,
-    grad_factor: float = 1.0,
-    tokenizer_config: Dict[str, Any] = {"use_fast": True},
-    transformer_config: Dict[str, Any] = {},
-    mixed_precision: bool = False,
-    grad_scaler_config: Dict[str, Any] = {},
+    window: int,
+    stride: int,
+    grad_factor: float,
+    tokenizer_config: Dict[str, Any],
+    transformer_config: Dict[str, Any],
+    mixed_precision: bool,
+    grad_scaler_config: Dict[str, Any],
 ) -> Model[List[Doc], List[Floats2d]]:
     """A Hugging Face transformer (`name`: a hub name such as "bert-base-chinese" or a local
     folder) giving one vector per token of the doc: spacy-transformers' `TransformerModel`
@@ -69,10 +69,10 @@ def build_hf_transformer(
 def build_transformer_segmenter(
     transformer: Model[List[Doc], List[Floats2d]],
     scorer: Any,
-    hidden_width: int = 768,
-    width: int = 256,
-    dropout: float = 0.1,
-    mixed_precision: bool = False,
+    hidden_width: int,
+    width: int,
+    dropout: float,
+    mixed_precision: bool,
 ) -> Model[List[Doc], List[Floats2d]]:
     """A segmentation model on a pretrained transformer (`spacy_gdcws.HFTransformer.v1`).
 

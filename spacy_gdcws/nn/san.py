@@ -91,7 +91,7 @@ class LocalSelfAttentionEncoder(nn.Module):
 
     The local self-attention of L-SAN-CRF-style segmenters (window 5 on each
     side reported best; 2 layers, 2 heads of 50). Attention is order-blind
-    inside the window: give the embedding positions (`CharEmbed.v1 positions = true`)
+    inside the window: give the embedding positions (`CharEmbed.v2 positions = true`)
     or, with `relative_positions`, a learned bias per head, layer and offset
     (`2 * radius + 1` numbers each; Shaw et al. 2018's relative positions as
     attention logits biases), so each head can tell left from right neighbours.
