@@ -38,12 +38,12 @@ def lexicon():
 def test_lexicon_index_equals_lexicon_features(texts, lexicon):
     """Dictionary matches over a batch laid end to end (as the model reads them)
     are each doc's `lexicon_features`: no word spans a separator."""
-    from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+    from spacy_gdcws.data.doc_arrays import DocBatch
 
     nlp = blank()
     index = LexiconIndex(lexicon, 6)
     docs = list(nlp.tokenizer.pipe(texts))
-    laid = docs_batch_arrays(docs)
+    laid = DocBatch(docs).arrays
     batched = index.features(laid.arrays.codes)
     for doc, start in zip(docs, laid.starts.tolist()):
         slow = lexicon_features([t.text for t in doc], lexicon, 6)
@@ -93,12 +93,13 @@ def test_token_arrays_equal_the_token_attributes(texts):
 def test_batch_words_equal_merging_in_place(texts):
     """The word docs cut from a whole batch (`batch_words`, `new_words_doc`)
     are what merging each character doc in place gives."""
-    from spacy_gdcws.data.doc_arrays import DocMaker, batch_words, docs_batch_arrays
+    from spacy_gdcws.data.char_doc import DocMaker
+    from spacy_gdcws.data.doc_arrays import DocBatch, batch_words
 
     nlp = blank()
     rng = numpy.random.default_rng(0)
     docs = [nlp.make_doc(text) for text in texts[:200] + ODD]
-    laid = docs_batch_arrays(docs)
+    laid = DocBatch(docs).arrays
     bounds = (rng.random(len(laid.arrays) - 1) < 0.5) | laid.arrays.forced
     words, spaces, first, end = batch_words(laid, bounds)
     make_doc = DocMaker(nlp.vocab)
@@ -186,11 +187,11 @@ def test_text_batch_arrays_equal_reading_each_doc(texts):
         assert got.lengths.tolist() == want.lengths.tolist() and got.starts.tolist() == want.starts.tolist()
 
 
-def test_docs_batch_arrays_read_the_tokens_of_other_docs():
+def test_a_doc_batch_reads_the_tokens_of_other_docs():
     """Docs that are not our tokenizer's as made (retokenized since, or built
     from words) are read token by token: the arrays are their tokens', and a
     merged token is reported (E014)."""
-    from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+    from spacy_gdcws.data.doc_arrays import DocBatch
     from spacy_gdcws.pipeline.words import check_char_tokens
 
     nlp = blank()
@@ -198,7 +199,7 @@ def test_docs_batch_arrays_read_the_tokens_of_other_docs():
     with merged.retokenize() as retokenizer:
         retokenizer.merge(merged[0:2])
     built = Doc(nlp.vocab, words=["天", "安", "门"])
-    laid = docs_batch_arrays([nlp.make_doc("你好"), merged, built])
+    laid = DocBatch([nlp.make_doc("你好"), merged, built]).arrays
     assert laid.lengths.tolist() == [2, 3, 3]
     assert laid.arrays.length.tolist() == [1, 1, 1, 2, 1, 1, 1, 1, 1, 1]
     with pytest.raises(ValueError, match="E014"):
@@ -206,8 +207,8 @@ def test_docs_batch_arrays_read_the_tokens_of_other_docs():
 
 
 def test_a_batch_merged_in_place_is_read_again():
-    """The arrays kept for the last batch are not reused once its docs were
-    merged into words in place: predicting on them again reports the words (E014)."""
+    """Docs merged into words in place are read again from their tokens:
+    predicting on them again reports the words (E014)."""
     nlp = spacy.load(ROOT / "tests" / "fixtures" / "legacy_gd_v2")
     seg = nlp.get_pipe("gdcws_segmenter")
     docs = [nlp.make_doc(t) for t in ["我爱北京天安门。", "今天天气很好"]]

@@ -1,22 +1,26 @@
 """Character docs' tokens as arrays, read in one pass (no Python loop per character).
 
-Everything the data path needs of a doc (ORTH ids, offsets, whitespace,
-line breaks, the first code point of each token) comes from the texts our
-tokenizer remembers, a whole batch at once (`text_batch_arrays`), or else
-from `Doc.to_array` and the doc's text; featurization and decoding never
-create `Token` objects on the hot path. Words go back into docs built from
-ORTH ids (`batch_words`, `DocMaker`).
+A `DocBatch` is a batch of character docs with their arrays (`BatchArrays`: the
+docs laid end to end), read once and passed along as an argument: the model's
+featurization, the character check, decoding and the loss all read the same
+arrays. Everything the data path needs of a doc (ORTH ids, offsets,
+whitespace, line breaks, the first code point of each token) comes from the
+texts that `char_doc.CharDoc`s keep, a whole batch at once
+(`text_batch_arrays`), or else from `Doc.to_array` and the doc's text;
+featurization and decoding never create `Token` objects on the hot path.
+Words go back into docs built from ORTH ids (`batch_words`,
+`char_doc.DocMaker`).
 """
-import weakref
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy
 from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
+from spacy_gdcws.data.char_doc import char_orths, source_text
 from spacy_gdcws.data.ragged import interleaved
 
 _ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
@@ -74,28 +78,14 @@ class TokenArrays:
         return self.is_space[:-1] | self.is_space[1:] | self.trailing[:-1]
 
 
-# each doc's arrays while the doc lives: the model's featurization and the
-# segmenter's decoding read them once (a retokenized doc, whose number of
-# tokens changed, is read again)
-_CACHE: "weakref.WeakKeyDictionary[Doc, TokenArrays]" = weakref.WeakKeyDictionary()
-
-
-# the text each doc was made from, where its tokenizer says (ours does)
-_TEXTS: "weakref.WeakKeyDictionary[Doc, str]" = weakref.WeakKeyDictionary()
-
-
-def remember_text(doc: Doc, text: str) -> None:
-    """Record the text a doc was just made from (`doc.text` costs a `Token` per token)."""
-    _TEXTS[doc] = text
-
-
 def token_arrays(doc: Doc) -> TokenArrays:
-    """A doc's tokens as `TokenArrays` (read once per doc and kept while it lives)."""
-    cached = _CACHE.get(doc)
-    if cached is not None and len(cached) == len(doc):
-        return cached
-    arrays = _CACHE[doc] = read_token_arrays(doc)
-    return arrays
+    """A doc's tokens as `TokenArrays` (from the text a `CharDoc` keeps, else from its tokens)."""
+    text = source_text(doc)
+    if text is not None:
+        arrays = text_batch_arrays([text])
+        if int(arrays.lengths[0]) == len(doc):  # not retokenized since
+            return replace(arrays.arrays, text=text)
+    return read_token_arrays(doc)
 
 
 def read_token_arrays(doc: Doc) -> TokenArrays:
@@ -111,7 +101,7 @@ def read_token_arrays(doc: Doc) -> TokenArrays:
     length = arr[:, 2].astype(numpy.int64)
     is_space = arr[:, 3].astype(bool)
     trailing = arr[:, 4].astype(bool)
-    text = _TEXTS.get(doc)
+    text = source_text(doc)
     if text is None or len(text) != int(idx[-1] + length[-1] + trailing[-1]):
         text = doc_text(doc, orth, trailing)
     points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
@@ -269,22 +259,6 @@ def batch_arrays(arrays: list) -> BatchArrays:
 # str.isspace() per code point (no whitespace lies beyond U+3000)
 _SPACE_LIMIT = 0x3001
 _IS_SPACE = numpy.array([chr(c).isspace() for c in range(_SPACE_LIMIT)], dtype=bool)
-# spaCy's ORTH id (string hash) of each one-character string, 0 = not computed yet
-_ORTH_OF = numpy.zeros(0x110000, dtype=numpy.uint64)
-
-
-def char_orths(points: numpy.ndarray) -> numpy.ndarray:
-    """ORTH ids (uint64) of one-character strings, by code point; each
-    character's hash is computed once per process."""
-    orth = _ORTH_OF[points]
-    missing = orth == 0
-    if missing.any():
-        new = numpy.unique(points[missing])
-        _ORTH_OF[new] = numpy.fromiter((get_string_id(chr(int(c))) for c in new), dtype=numpy.uint64, count=len(new))
-        orth = _ORTH_OF[points]
-    return orth
-
-
 def text_batch_arrays(texts: Sequence[str]) -> BatchArrays:
     """The `BatchArrays` of the docs that `tokenizer.ChineseCharTokenizer`
     makes of `texts`, straight from the texts in one vectorised pass (what
@@ -332,65 +306,47 @@ def text_batch_arrays(texts: Sequence[str]) -> BatchArrays:
     return BatchArrays(flat, doc_lengths, doc_starts)
 
 
-# the last batch read by `docs_batch_arrays`: weak references to its docs, and its arrays
-_LAST_BATCH: list = [(), None]
+class DocBatch(tuple):
+    """A batch of docs and their `BatchArrays`, read once, when first asked for.
 
-
-def docs_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
-    """The `BatchArrays` of a batch of docs (at least one), kept for the
-    same docs until another batch is read, so that the model's featurization,
-    the character check and decoding read a batch once.
-
-    Docs made by `tokenizer.ChineseCharTokenizer` (their text remembered,
-    their number of tokens the rule's) are read from their texts in one pass
-    (`text_batch_arrays`); any other doc is read token by token (`token_arrays`).
+    The batch is what the segmenter passes to its model and to its decoder, so
+    that featurization, the character check, decoding and the loss read the
+    docs once. A tuple of the docs (any code that takes a list of docs takes
+    it); the docs must not be retokenized while the batch is in use.
     """
-    refs, cached = _LAST_BATCH
-    if (cached is not None and len(refs) == len(docs) and all(r() is d for r, d in zip(refs, docs))
-            and all(len(d) == n for d, n in zip(docs, cached.lengths.tolist()))):  # not retokenized since
-        return cached
-    texts: List[Optional[str]] = [_TEXTS.get(doc) for doc in docs]
-    batch = None
+
+    def __new__(cls, docs: Iterable[Doc]) -> "DocBatch":
+        batch = super().__new__(cls, docs)
+        batch._arrays: Optional[BatchArrays] = None
+        return batch
+
+    @classmethod
+    def of(cls, docs: Iterable[Doc]) -> "DocBatch":
+        """`docs` if it is a `DocBatch` already (its arrays are kept), else a new one."""
+        return docs if isinstance(docs, DocBatch) else cls(docs)
+
+    @property
+    def arrays(self) -> BatchArrays:
+        """The docs laid end to end (at least one doc): from the texts of `CharDoc`s
+        whose tokens are still the tokenizer's in one vectorised pass
+        (`text_batch_arrays`), else token by token (`token_arrays`)."""
+        if self._arrays is None:
+            self._arrays = read_batch_arrays(self)
+        return self._arrays
+
+    def forced(self, i: int) -> numpy.ndarray:
+        """Doc i's gaps that are boundaries whatever the model says (`TokenArrays.forced`)."""
+        start, n = int(self.arrays.starts[i]), int(self.arrays.lengths[i])
+        return self.arrays.arrays.forced[start : start + max(n - 1, 0)]
+
+
+def read_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
+    """The `BatchArrays` of docs (at least one), read in one pass where every doc is a
+    `CharDoc` that the tokenizer's rule still describes."""
+    texts: List[Optional[str]] = [source_text(doc) for doc in docs]
     if all(t is not None for t in texts):
         batch = text_batch_arrays(texts)
         sizes = numpy.fromiter((len(doc) for doc in docs), dtype=numpy.int64, count=len(docs))
-        if not numpy.array_equal(batch.lengths, sizes):  # retokenized since: read the tokens
-            batch = None
-    if batch is None:
-        batch = batch_arrays([token_arrays(doc) for doc in docs])
-    _LAST_BATCH[:] = [tuple(weakref.ref(doc) for doc in docs), batch]
-    return batch
-
-
-class DocMaker:
-    """`Doc(vocab, words=..., spaces=...)` from the words' ORTH ids, each
-    word's id kept once seen (at most `max_words`; then the cache starts
-    over), so building a doc hashes no string it has met before.
-
-    Strings a memory zone added are gone when it ends: a doc whose ids the
-    vocab no longer knows is built from its strings and the cache starts over.
-    """
-
-    def __init__(self, vocab, max_words: int = 1_000_000) -> None:
-        self.vocab = vocab
-        self.max_words = max_words
-        self._orths: dict = {}
-
-    def __call__(self, words: List[str], spaces: List[bool], **kwargs) -> Doc:
-        orths = self._orths
-        try:
-            ids = [orths[w] for w in words]
-        except KeyError:
-            new = set(words).difference(orths)
-            if len(orths) + len(new) > self.max_words:
-                orths.clear()
-                new = set(words)
-            add = self.vocab.strings.add
-            for word in new:
-                orths[word] = add(word)
-            ids = [orths[w] for w in words]
-        try:
-            return Doc(self.vocab, words=ids, spaces=spaces, **kwargs)
-        except KeyError:
-            orths.clear()
-            return Doc(self.vocab, words=words, spaces=spaces, **kwargs)
+        if numpy.array_equal(batch.lengths, sizes):  # else retokenized since: read the tokens
+            return batch
+    return batch_arrays([read_token_arrays(doc) for doc in docs])

@@ -18,7 +18,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import registry
 
-from spacy_gdcws.data.doc_arrays import DocMaker, remember_text
+from spacy_gdcws.data.char_doc import CharDoc, DocMaker
 from spacy_gdcws.errors import Errors
 
 _WHITESPACE = re.compile(r"\s")
@@ -55,16 +55,18 @@ class ChineseCharTokenizer(ChineseTokenizer):
     def __init__(self, vocab) -> None:
         super().__init__(vocab, segmenter=Segmenter.char)
         # builds docs from the characters' ORTH ids (no string hashing per character)
-        self._make_doc = DocMaker(vocab)
+        self._make_doc = DocMaker(vocab, doc_class=CharDoc)
 
     def __call__(self, text: str) -> Doc:
+        """A `CharDoc` of `text`'s characters, which keeps `text` (the segmenter reads
+        the batch's characters from it instead of rebuilding it from the tokens)."""
         words, spaces = char_words_and_spaces(text)
         try:
             doc = self._make_doc(words, spaces)
         except UnicodeEncodeError:  # a lone surrogate: not text spaCy can store
             check_unicode(text)
             raise
-        remember_text(doc, text)  # the segmenter reads it instead of rebuilding it from the tokens
+        doc.source_text = text
         return doc
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
-from spacy_gdcws.data.doc_arrays import BatchArrays, docs_batch_arrays
+from spacy_gdcws.data.doc_arrays import BatchArrays, DocBatch
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.chain import padded_viterbi, tag_chain_emissions
 from spacy_gdcws.decoding.crf import crf_boundaries
@@ -105,11 +105,22 @@ class Decoder:
         self.bigram_prior_weight = bigram_prior_weight
         self.user_dict_bonus = user_dict_bonus
         self.atomic_units = bool(atomic_units)
-        self.user_dict = UserDictionary()
+        self.user_dict = UserDictionary(normalizer=self.normalizer)
         # the training data's boundary counts by character pair and window (saved in a file of its own)
         self.pair_counts: Optional[PairCounts] = None
         # priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
+
+    @property
+    def user_dict(self) -> UserDictionary:
+        """The user dictionary; one assigned here matches the model's normalized
+        characters from then on (its tables are built once, here, not in decoding)."""
+        return self._user_dict
+
+    @user_dict.setter
+    def user_dict(self, value: UserDictionary) -> None:
+        value.normalizer = self.normalizer
+        self._user_dict = value
 
     @property
     def threshold_logit(self) -> float:
@@ -150,13 +161,13 @@ class Decoder:
             constraints = numpy.where((words >= 0) & ~forced & ~(inner & (words == 1)), words, constraints)
         return constraints, bias
 
-    def decode(self, docs: Sequence[Any], scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:
-        """Where words end in each doc (None for docs of fewer than 2 tokens);
-        `tags`: the scores are a CRF tagger's."""
+    def decode(self, docs: DocBatch, scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:
+        """Where words end in each doc of the batch (None for docs of fewer than 2
+        tokens); `tags`: the scores are a CRF tagger's."""
         out: List[Optional[numpy.ndarray]] = [None] * len(docs)
         if not docs:
             return out
-        laid = docs_batch_arrays(list(docs))
+        laid = docs.arrays
         bounds = self.flat_boundaries(scores, laid, tags)
         for i, (start, n) in enumerate(zip(laid.starts.tolist(), laid.lengths.tolist())):
             if n >= 2:
@@ -168,7 +179,6 @@ class Decoder:
         True where a word ends (a doc's gaps only, False next to separators)."""
         written = laid.arrays
         laid = laid.normalized(self.normalizer)
-        self.user_dict.normalizer = self.normalizer
         flat = laid.arrays
         bounds = numpy.zeros(max(len(flat) - 1, 0), dtype=bool)
         index = [i for i, n in enumerate(laid.lengths.tolist()) if n >= 2]

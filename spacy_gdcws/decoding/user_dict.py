@@ -58,14 +58,14 @@ class UserDictionary:
     `remove` and `reset` rebuild the lookup tables once per call, whatever the
     number of words."""
 
-    def __init__(self, words: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(self, words: Optional[Mapping[str, str]] = None, normalizer: Optional[CharNormalizer] = None) -> None:
         self.words: Dict[str, str] = {}
         self.freqs: Dict[str, int] = {}
         self.splits: Dict[str, Tuple[str, ...]] = {}
         # per mode group ("hard", "prefer", "combine") and word length: keys and row of each word
         self._tables: Dict[str, Dict[int, Tuple[KeyIndex, numpy.ndarray]]] = {}
         self._rows: Dict[str, List[str]] = {}
-        self._normalizer = get_normalizer("")
+        self._normalizer = normalizer or get_normalizer("")
         if words:
             self._set({w: m for w, m in words.items()})
             self._build()
@@ -76,8 +76,9 @@ class UserDictionary:
     @property
     def normalizer(self) -> CharNormalizer:
         """How the words' characters are normalized for matching (the model's
-        `data.normalize.CharNormalizer`, set by the decoder): the words are kept
-        as given, and matched against the text's normalized characters."""
+        `data.normalize.CharNormalizer`, given by the decoder when the
+        dictionary is made or assigned, never while decoding): the words are
+        kept as given, and matched against the text's normalized characters."""
         return self._normalizer
 
     @normalizer.setter
@@ -251,9 +252,10 @@ class UserDictionary:
         return rows
 
     @classmethod
-    def from_list(cls, rows: Iterable[Sequence]) -> "UserDictionary":
-        """The dictionary of `to_list`'s rows (also the [word, mode] rows of older pipelines)."""
-        out = cls()
+    def from_list(cls, rows: Iterable[Sequence], normalizer: Optional[CharNormalizer] = None) -> "UserDictionary":
+        """The dictionary of `to_list`'s rows (also the [word, mode] rows of older
+        pipelines), matched under `normalizer` (the model's)."""
+        out = cls(normalizer=normalizer)
         modes: Dict[str, str] = {}
         for row in rows:
             word, mode = row[0], row[1]

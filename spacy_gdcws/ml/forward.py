@@ -10,7 +10,7 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from spacy_gdcws.data.bmes import TAG_COLUMNS
-from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import (
     NgramVocab,
     batch_windows,
@@ -110,7 +110,8 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
 def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: bool):
     """Hash the docs, cut them into units and windows, score length-sorted
     padded batches, and put each gap's (or character's) scores back into its
-    doc's array. Everything runs on the batch's concatenated tokens."""
+    doc's array. Everything runs on the batch's concatenated tokens
+    (`DocBatch.arrays`: read once for a `DocBatch`, which the segmenter passes)."""
     torch_layer = model.layers[0]
     n_scores = model.attrs["n_scores"]
     tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
@@ -122,7 +123,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         return [], lambda d_outputs: docs
     # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
     normalizer = get_normalizer(model.attrs.get(NORMALIZE_ATTR))
-    laid = docs_batch_arrays(docs).normalized(normalizer)
+    laid = DocBatch.of(docs).arrays.normalized(normalizer)
     tokens = laid.arrays
     real = ~laid.separators
     max_len = model.attrs["lexicon_max_len"]

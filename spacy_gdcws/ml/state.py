@@ -9,7 +9,7 @@ import numpy
 from spacy.tokens import Doc
 from thinc.api import Model, deserialize_attr, serialize_attr
 
-from spacy_gdcws.data.doc_arrays import token_arrays
+from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import (
     LexiconIndex,
     NgramVocab,
@@ -62,8 +62,10 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
         if not part:
             break
         # no character classes here: they only choose the UNK keys, which are never counted
-        arrays = [token_arrays(d).normalized(normalizer) for d in part]
-        batches.append(ngram_keys([a.orth for a in arrays], [a.breaks for a in arrays], use_bigrams))
+        laid = DocBatch(part).arrays.normalized(normalizer)
+        spans = [(s, s + n) for s, n in zip(laid.starts.tolist(), laid.lengths.tolist())]
+        batches.append(ngram_keys([laid.arrays.orth[a:b] for a, b in spans], [laid.arrays.breaks[a:b] for a, b in spans],
+                                  use_bigrams))
         folds.append(doc_folds(model, part))
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
         batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds

@@ -13,7 +13,6 @@ from spacy_gdcws.data.ragged import ragged_positions
 from spacy_gdcws.decoding.chain import chain_marginals
 from spacy_gdcws.decoding.crf import aux_gap_scores
 from spacy_gdcws.decoding.decoder import Decoder
-from spacy_gdcws.pipeline.words import forced_boundaries
 
 LOSSES = ("bce", "crf")
 
@@ -56,21 +55,22 @@ def bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: in
 HeldOut = Callable[[Doc], Optional[Tuple[dict, numpy.ndarray]]]
 
 
-def gap_loss(examples: List[Example], scores: Sequence[Floats2d], decoder: Decoder, kind: str,
-             held_out: HeldOut) -> Tuple[float, List[numpy.ndarray]]:
+def gap_loss(examples: List[Example], scores: Sequence[Floats2d], forced: Sequence[numpy.ndarray], decoder: Decoder,
+             kind: str, held_out: HeldOut) -> Tuple[float, List[numpy.ndarray]]:
     """BCE over the gold gaps, summed over the score columns (main + HiRED) and
     averaged over the gaps with a gold label; with `kind = "crf"` the final
     scorer's column is scored by the gap chain's CRF instead (`chain_loss`).
+    `forced`: each predicted doc's gaps next to whitespace (`DocBatch.forced`).
     `held_out(doc)`: the tag prior without the doc's block, or None."""
     golds = [gold_gaps(eg) for eg in examples]
     n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
     loss = 0.0
     d_scores = []
-    for eg, (labels, mask), doc_scores in zip(examples, golds, scores):
+    for eg, (labels, mask), doc_scores, doc_forced in zip(examples, golds, scores, forced):
         s = numpy.asarray(doc_scores, dtype="f")
         if kind == "crf" and len(s):
             # the final scorer's column by the CRF, the others (HiRED) by BCE
-            crf, d_final = chain_loss(eg, s[:, 0], labels, mask, decoder, held_out(eg.predicted))
+            crf, d_final = chain_loss(eg, s[:, 0], labels, mask, doc_forced, decoder, held_out(eg.predicted))
             rest, d_rest = bce(s[:, 1:], labels, mask, n_gold)
             loss += crf / n_gold + rest
             d_doc = numpy.concatenate([(d_final / n_gold)[:, None], d_rest], axis=1)
@@ -81,15 +81,15 @@ def gap_loss(examples: List[Example], scores: Sequence[Floats2d], decoder: Decod
     return loss, d_scores
 
 
-def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, decoder: Decoder,
-               held_out: Optional[Tuple[dict, numpy.ndarray]]) -> Tuple[float, numpy.ndarray]:
+def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray,
+               decoder: Decoder, held_out: Optional[Tuple[dict, numpy.ndarray]]) -> Tuple[float, numpy.ndarray]:
     """Negative log-likelihood of the gold gaps under the linear-chain model
     that decoding maximises (`chain.chain_marginals`): gap logits plus the
     weighted priors. Gaps without a gold label are summed over; gaps next to
-    whitespace are boundaries. RETURNS the loss and its gradient per gap."""
+    whitespace (`forced`) are boundaries. RETURNS the loss and its gradient per gap."""
     doc = eg.predicted
     logits = logits - decoder.threshold_logit
-    free = numpy.where(forced_boundaries(doc), 1, -1)
+    free = numpy.where(forced, 1, -1)
     gold = numpy.where(mask, labels > 0.5, free).astype(numpy.int64)
     log_trans, pairs = decoder.pair_scores([t.text for t in doc], held_out)
     log_z, p_free = chain_marginals(logits, log_trans, decoder.transition_weight, free, pairs)
@@ -97,10 +97,11 @@ def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: 
     return log_z - log_z_gold, p_free - p_gold
 
 
-def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray]) -> Tuple[float, List[numpy.ndarray]]:
+def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray],
+                forced: Sequence[numpy.ndarray]) -> Tuple[float, List[numpy.ndarray]]:
     """The BMES CRF's negative log-likelihood of the gold gaps (`crf_loss`),
     plus binary cross-entropy on the encoder's auxiliary gap logits (HiRED).
-    `scores`: host arrays."""
+    `scores`: host arrays; `forced`: each predicted doc's gaps next to whitespace."""
     golds = [gold_gaps(eg) for eg in examples]
     n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
     host = [numpy.asarray(s, dtype="f") for s in scores]
@@ -109,7 +110,7 @@ def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray]) -> Tup
     loss = 0.0
     if index:
         loss, d_crf = crf_loss([host[i] for i in index], [golds[i][0] for i in index],
-                               [golds[i][1] for i in index], [forced_boundaries(examples[i].predicted) for i in index],
+                               [golds[i][1] for i in index], [forced[i] for i in index],
                                float(n_gold))
         for i, d in zip(index, d_crf):
             d_host[i] = d

@@ -33,7 +33,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
-from spacy_gdcws.data.doc_arrays import docs_batch_arrays
+from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.data.normalize import get_normalizer
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
@@ -206,18 +206,21 @@ class GDSegmenter(TrainablePipe):
         raise NotImplementedError(Errors.E012.format(label=label))
 
     def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
-        """Scores for a batch of character docs: one (len(doc) - 1, n_scores)
-        array of gap logits, or one (len(doc), n_scores) array of CRF potentials, per doc."""
-        docs = list(docs)
-        check_char_tokens(docs)
-        return self.model.predict(docs)
+        """Scores for a batch of character docs: one (len(doc) - 1, n_scores) array
+        of gap logits, or one (len(doc), n_scores) array of CRF potentials, per
+        doc. A `DocBatch` (`__call__` and `pipe` pass one) is read once for the
+        model, the character check and decoding."""
+        batch = DocBatch.of(docs)
+        check_char_tokens(batch)
+        return self.model.predict(batch)
 
     def __call__(self, doc: Doc) -> Doc:
         """Segment one character doc: RETURNS a new doc of words (same text,
         `user_data` and `cats`); a doc of fewer than 2 tokens comes back as is."""
         error_handler = self.get_error_handler()
         try:
-            return self.segmented_docs([doc], self.predict([doc]))[0]
+            batch = DocBatch([doc])
+            return self.segmented_docs(batch, self.predict(batch))[0]
         except Exception as e:
             error_handler(self.name, self, [doc], e)
 
@@ -226,30 +229,30 @@ class GDSegmenter(TrainablePipe):
         error_handler = self.get_error_handler()
         for docs in util.minibatch(stream, size=batch_size):
             try:
-                yield from self.segmented_docs(docs, self.predict(docs))
+                batch = DocBatch(docs)
+                yield from self.segmented_docs(batch, self.predict(batch))
             except Exception as e:
                 error_handler(self.name, self, docs, e)
 
     def segmented_docs(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Doc]:
         """New docs of words built from the words and spaces (`pipeline.words`)."""
-        docs = list(docs)
-        return self._words.docs(docs, *self._decoded(docs, scores)) if docs else []
+        batch = DocBatch.of(docs)
+        return self._words.docs(batch, batch.arrays, self._flat_boundaries(batch, scores)) if batch else []
 
     def segmented_words(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[List[str]]:
         """The words of each doc as strings, whitespace left out (no `Doc` built)."""
-        docs = list(docs)
-        return self._words.words(*self._decoded(docs, scores)) if docs else []
+        batch = DocBatch.of(docs)
+        return self._words.words(batch.arrays, self._flat_boundaries(batch, scores)) if batch else []
 
-    def _decoded(self, docs: List[Doc], scores: Sequence[Floats2d]):
-        """The batch laid end to end and its flat boundaries."""
+    def _flat_boundaries(self, batch: DocBatch, scores: Sequence[Floats2d]) -> numpy.ndarray:
+        """Where words end over the batch's docs laid end to end (`Decoder.flat_boundaries`)."""
         self._check_tag_settings()
-        laid = docs_batch_arrays(docs)
-        return laid, self.decoder.flat_boundaries(scores, laid, self.scores_tags)
+        return self.decoder.flat_boundaries(scores, batch.arrays, self.scores_tags)
 
     def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
         """Where words end in each doc (bool per gap; None for docs of fewer than 2 tokens)."""
         self._check_tag_settings()
-        return self.decoder.decode(list(docs), scores, self.scores_tags)
+        return self.decoder.decode(DocBatch.of(docs), scores, self.scores_tags)
 
     def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
         """Bool (len(doc) - 1,): where words end in one doc with at least 2 tokens."""
@@ -259,8 +262,8 @@ class GDSegmenter(TrainablePipe):
     def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
         """Merge each doc's characters into words in place, in one retokenization
         per doc (`__call__` and `pipe` build new docs instead)."""
-        docs = list(docs)
-        for doc, bounds in zip(docs, self.decode(docs, scores)):
+        batch = DocBatch.of(docs)
+        for doc, bounds in zip(batch, self.decode(batch, scores)):
             if bounds is not None:
                 merge_words(doc, bounds)
 
@@ -269,10 +272,15 @@ class GDSegmenter(TrainablePipe):
         BMES CRF's for a tagger, otherwise BCE per gap (or the gap chain's CRF
         for the final scorer with `loss = "crf"`)."""
         examples = list(examples)
+        return self._loss(examples, DocBatch(eg.predicted for eg in examples), scores)
+
+    def _loss(self, examples: List[Example], batch: DocBatch, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """`get_loss`, with the batch of the examples' predicted docs the model read."""
+        forced = [batch.forced(i) for i in range(len(batch))]
         if self.scores_tags:
-            loss, d_scores = tagger_loss(examples, [self.model.ops.to_numpy(s) for s in scores])
+            loss, d_scores = tagger_loss(examples, [self.model.ops.to_numpy(s) for s in scores], forced)
         else:
-            loss, d_scores = gap_loss(examples, scores, self.decoder, self.loss, self._held_out_prior)
+            loss, d_scores = gap_loss(examples, scores, forced, self.decoder, self.loss, self._held_out_prior)
         return loss, [self.model.ops.asarray2f(d) for d in d_scores]
 
     def _held_out_prior(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
@@ -296,8 +304,9 @@ class GDSegmenter(TrainablePipe):
         self._check_not_quantized()
         if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
             examples = [self._pseudo.apply(eg, self.pseudo_words, self.pseudo_chars) for eg in examples]
-        scores, backprop = self.model.begin_update([eg.predicted for eg in examples])
-        loss, d_scores = self.get_loss(examples, scores)
+        batch = DocBatch(eg.predicted for eg in examples)
+        scores, backprop = self.model.begin_update(batch)
+        loss, d_scores = self._loss(examples, batch, scores)
         backprop(d_scores)
         if sgd is not None:
             self.finish_update(sgd)

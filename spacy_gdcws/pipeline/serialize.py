@@ -74,7 +74,8 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
         "words": lambda b: setattr(pipe, "train_words", set(srsly.msgpack_loads(b))),
         "general_lexicon": lambda b: setattr(pipe, "general_words", set(srsly.msgpack_loads(b))),
         "pairs": lambda b: setattr(decoder, "pair_counts", PairCounts.from_bytes(b) if b else None),
-        "user_dict": lambda b: setattr(decoder, "user_dict", UserDictionary.from_list(srsly.json_loads(b))),
+        "user_dict": lambda b: setattr(decoder, "user_dict", UserDictionary.from_list(srsly.json_loads(b),
+                                                                                        decoder.normalizer)),
         "vocab": lambda b: pipe.vocab.from_bytes(b, exclude=exclude),
     }
     util.from_bytes(bytes_data, deserialize, exclude)
@@ -118,8 +119,8 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "general_lexicon.txt": lambda p: setattr(pipe, "general_words", _read_words(p) if p.exists() else set()),
         "pairs": lambda p: setattr(decoder, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
         # pipelines saved before the user dictionary have none
-        "user_dict.json": lambda p: setattr(
-            decoder, "user_dict", UserDictionary.from_list(srsly.read_json(p)) if p.exists() else UserDictionary()),
+        "user_dict.json": lambda p: setattr(decoder, "user_dict", UserDictionary.from_list(
+            srsly.read_json(p) if p.exists() else [], decoder.normalizer)),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }
     saved = _saved_cfg(path)

@@ -6,24 +6,19 @@ from typing import Any, List, Sequence, Union
 import numpy
 from spacy.tokens import Doc
 
-from spacy_gdcws.data.doc_arrays import (
-    BatchArrays,
-    DocMaker,
-    batch_words,
-    docs_batch_arrays,
-    token_arrays,
-)
+from spacy_gdcws.data.char_doc import DocMaker
+from spacy_gdcws.data.doc_arrays import BatchArrays, DocBatch, batch_words, token_arrays
 from spacy_gdcws.errors import Errors
 
 
 def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
     """E014 unless every token of the docs that is not whitespace is one
     character (the segmenter merges characters: on words it would do nothing).
-    One check over the batch's tokens laid end to end (`docs_batch_arrays`)."""
-    docs = [docs] if isinstance(docs, Doc) else list(docs)
+    One check over the batch's tokens laid end to end (`DocBatch.arrays`)."""
+    docs = DocBatch([docs]) if isinstance(docs, Doc) else DocBatch.of(docs)
     if not docs:
         return
-    laid = docs_batch_arrays(docs)
+    laid = docs.arrays
     wide = ~laid.arrays.is_space & (laid.arrays.length > 1)
     if wide.any():
         flat = int(numpy.flatnonzero(wide)[0])
@@ -50,7 +45,7 @@ class WordDocs:
     def __init__(self) -> None:
         self._maker: Any = None
 
-    def docs(self, docs: List[Doc], laid: BatchArrays, bounds: numpy.ndarray) -> List[Doc]:
+    def docs(self, docs: Sequence[Doc], laid: BatchArrays, bounds: numpy.ndarray) -> List[Doc]:
         """New docs of words (no retokenization): the text is the input's
         exactly, and `user_data`, `cats`, the context and span groups are carried
         over; a doc of fewer than 2 tokens comes back as is."""
