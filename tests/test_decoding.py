@@ -209,7 +209,7 @@ def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
     expected = tag_counts([seg_input(eg) for eg in examples[3:]])
     index, table = tag_pmi(expected)
     tokens = lambda doc: [t.text for t in doc]  # noqa: E731
-    _, pairs = seg.decoder.pair_scores(tokens(first), seg._held_out_prior(first))
+    _, pairs = seg.decoder.pair_scores(tokens(first), seg._held_out_priors(first))
     assert numpy.allclose(pairs, tag_potentials([t.text for t in first], index, table))
     # decoding, and docs that are not training docs, use all the counts
     index, table = tag_pmi(seg.cfg["tags"])
@@ -217,7 +217,7 @@ def test_crf_training_uses_held_out_tag_prior(sxu_sentences):
     assert numpy.allclose(seg.decoder.pair_scores(tokens(first))[1], full)
     assert not numpy.allclose(pairs, full)
     other = nlp.make_doc("我爱北京天安门")
-    assert numpy.allclose(seg.decoder.pair_scores(tokens(other), seg._held_out_prior(other))[1],
+    assert numpy.allclose(seg.decoder.pair_scores(tokens(other), seg._held_out_priors(other))[1],
                           seg.decoder.pair_scores(tokens(other))[1])
     loss = nlp.update(examples[:2])["gdcws_segmenter"]
     assert numpy.isfinite(loss) and loss > 0

@@ -1,6 +1,6 @@
 """The docs our tokenizer makes, and docs built from ORTH ids.
 
-`CharDoc` is a `Doc` that keeps the text it was made from (`source_text`): the
+`CharDoc` is a `Doc` that keeps the text it was made from (`input_text`): the
 segmenter reads a batch's characters from those texts in one vectorised pass
 (`doc_arrays.text_batch_arrays`) instead of one `Doc.to_array` per doc, and no
 table beside the docs is needed to find them. Everything else about it is a
@@ -19,22 +19,22 @@ from spacy.tokens.doc import pickle_doc
 class CharDoc(Doc):
     """A `Doc` of character tokens that keeps the text it was made from.
 
-    source_text (str): the text, exactly (`doc.text` gives the same string, but
+    input_text (str): the text, exactly (`doc.text` gives the same string, but
         builds a `Token` per token to do so). Set by the tokenizer that made the
         doc; the tokens it describes are the tokenizer's until the doc is
         retokenized (readers check the number of tokens).
     """
 
-    __slots__ = ("source_text",)
+    __slots__ = ("input_text",)
 
 
 # pickled like any Doc (spaCy registers its pickler for the exact type only)
 copyreg.pickle(CharDoc, pickle_doc)
 
 
-def source_text(doc: Doc) -> Optional[str]:
+def input_text(doc: Doc) -> Optional[str]:
     """The text a `CharDoc` was made from (None for any other doc)."""
-    return getattr(doc, "source_text", None)
+    return getattr(doc, "input_text", None)
 
 
 # spaCy's ORTH id (string hash) of each one-character string, 0 = not computed yet

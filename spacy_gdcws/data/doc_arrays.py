@@ -20,7 +20,7 @@ from spacy.attrs import IDX, IS_SPACE, LENGTH, ORTH, SPACY
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 
-from spacy_gdcws.data.char_doc import char_orths, source_text
+from spacy_gdcws.data.char_doc import char_orths, input_text
 from spacy_gdcws.data.ragged import interleaved
 
 _ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
@@ -80,7 +80,7 @@ class TokenArrays:
 
 def token_arrays(doc: Doc) -> TokenArrays:
     """A doc's tokens as `TokenArrays` (from the text a `CharDoc` keeps, else from its tokens)."""
-    text = source_text(doc)
+    text = input_text(doc)
     if text is not None:
         arrays = text_batch_arrays([text])
         if int(arrays.lengths[0]) == len(doc):  # not retokenized since
@@ -101,7 +101,7 @@ def read_token_arrays(doc: Doc) -> TokenArrays:
     length = arr[:, 2].astype(numpy.int64)
     is_space = arr[:, 3].astype(bool)
     trailing = arr[:, 4].astype(bool)
-    text = source_text(doc)
+    text = input_text(doc)
     if text is None or len(text) != int(idx[-1] + length[-1] + trailing[-1]):
         text = doc_text(doc, orth, trailing)
     points = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
@@ -343,7 +343,7 @@ class DocBatch(tuple):
 def read_batch_arrays(docs: Sequence[Doc]) -> BatchArrays:
     """The `BatchArrays` of docs (at least one), read in one pass where every doc is a
     `CharDoc` that the tokenizer's rule still describes."""
-    texts: List[Optional[str]] = [source_text(doc) for doc in docs]
+    texts: List[Optional[str]] = [input_text(doc) for doc in docs]
     if all(t is not None for t in texts):
         batch = text_batch_arrays(texts)
         sizes = numpy.fromiter((len(doc) for doc in docs), dtype=numpy.int64, count=len(docs))

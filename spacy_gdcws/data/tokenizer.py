@@ -66,7 +66,7 @@ class ChineseCharTokenizer(ChineseTokenizer):
         except UnicodeEncodeError:  # a lone surrogate: not text spaCy can store
             check_unicode(text)
             raise
-        doc.source_text = text
+        doc.input_text = text
         return doc
 
 

@@ -133,6 +133,15 @@ class Decoder:
         """Whether a prior couples neighbouring gaps (Viterbi instead of greedy)."""
         return self.transition_weight > 0.0 or self.tag_prior_weight > 0.0
 
+    def check_tagger_settings(self, loss: str) -> None:
+        """E044 if a setting for gap scorers is on while the model is a CRF tagger:
+        a loss other than "bce" (the tagger trains its own CRF) or a decoding weight."""
+        if loss != "bce":
+            raise ValueError(Errors.E044.format(what="loss", default='"bce" (the tagger trains its own CRF)'))
+        for what in self.COUNTS:
+            if getattr(self, what) > 0:
+                raise ValueError(Errors.E044.format(what=what, default="0"))
+
     def check_counts(self, **weights: float) -> None:
         """E031 if decoding with these weights (default: the decoder's own) needs
         counts that it does not have (pipelines trained before they were recorded)."""

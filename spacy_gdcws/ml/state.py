@@ -72,6 +72,24 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
     )
 
 
+def give_lexicon(model: Model, attr: str, words: Iterable[str]) -> None:
+    """Set `attr` (`LEXICON_ATTR`: the training words; `GENERAL_LEXICON_ATTR`: the
+    general lexicon) on each model node that reads it (the model, or each member of
+    an ensemble) to the words as that node reads them (its character
+    normalization), so that its dictionary features match."""
+    words = list(words)
+    for node in model.walk():
+        reads = LEXICON_ATTR in node.attrs if attr == LEXICON_ATTR else node.attrs.get("general_lexicon")
+        if reads:
+            normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
+            node.attrs[attr] = frozenset(normalize(w) for w in words)
+
+
+def uses_general_lexicon(model: Model) -> bool:
+    """Whether a node of the model reads a general lexicon (`CharEmbed.v2 general_lexicon`)."""
+    return any(node.attrs.get("general_lexicon") for node in model.walk())
+
+
 def model_normalizer(model: Model) -> CharNormalizer:
     """The `CharNormalizer` of a model's embedding (the identity for models without one)."""
     for node in model.walk():

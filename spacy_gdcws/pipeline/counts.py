@@ -3,13 +3,16 @@ their counts, where each word first and last occurs (for block leave-out), the
 texts, and the counts of the three decoding priors."""
 import warnings
 from collections import Counter
-from typing import Callable, Dict, Iterable, List, Optional
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy
+from spacy.tokens import Doc
 from spacy.training import Example
 
+from spacy_gdcws.data.features import HoldoutFolds, source_text
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
-from spacy_gdcws.decoding.priors import PairTally, TagTally, transition_counts
+from spacy_gdcws.decoding.priors import PairTally, TagTally, tag_pmi, transition_counts
 from spacy_gdcws.errors import Warnings
 from spacy_gdcws.pipeline.loss import gold_gaps
 from spacy_gdcws.pipeline.words import check_char_tokens, forced_boundaries
@@ -54,6 +57,34 @@ class DecodingCounts:
         return counts
 
 
+@dataclass
+class Blocks:
+    """Block leave-out over the training texts (`TrainingData.blocks`).
+
+    folds: each text's block. local: each (normalized) word whose first and last
+    occurrence lie in one block, with that block (training hides it from that
+    block's docs). tag_counts: the characters' tag counts without each block.
+    """
+
+    folds: HoldoutFolds
+    local: Dict[str, int]
+    tag_counts: List[Dict[str, List[float]]]
+
+
+class HeldOutPriors:
+    """The tag prior of each block of the training data counted without the block
+    (`held_out_priors`): called with a training doc, its block's (None for a doc of
+    no block)."""
+
+    def __init__(self, blocks: Blocks) -> None:
+        self.folds = blocks.folds
+        self.priors = [tag_pmi(counts) for counts in blocks.tag_counts]
+
+    def __call__(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
+        block = self.folds.fold(source_text(doc))
+        return self.priors[block] if block >= 0 else None
+
+
 class TrainingData:
     """One pass over the training examples (known spaces only; E014 on a doc
     that is not in characters).
@@ -86,3 +117,16 @@ class TrainingData:
                 self.first.setdefault(word, len(self.texts))
                 self.last[word] = len(self.texts)
             self.texts.append(eg.predicted.text)
+
+    def blocks(self, k: int) -> Optional[Blocks]:
+        """Block leave-out over `k` contiguous blocks of the texts (None unless k >= 2)."""
+        if k < 2:
+            return None
+        n = len(self.texts)
+
+        def block(i: int) -> int:
+            return HoldoutFolds.block_of_index(i, n, k)
+
+        local = {w: block(i) for w, i in self.first.items() if block(i) == block(self.last[w])}
+        return Blocks(HoldoutFolds.from_texts(self.texts, k), local,
+                      self.decoding.tags.held_out([block(i) for i in range(n)], k))

@@ -55,6 +55,11 @@ def bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: in
 HeldOut = Callable[[Doc], Optional[Tuple[dict, numpy.ndarray]]]
 
 
+def no_prior(doc: Doc) -> None:
+    """The `HeldOut` of a segmenter without held-out priors: none for any doc."""
+    return None
+
+
 def gap_loss(examples: List[Example], scores: Sequence[Floats2d], forced: Sequence[numpy.ndarray], decoder: Decoder,
              kind: str, held_out: HeldOut) -> Tuple[float, List[numpy.ndarray]]:
     """BCE over the gold gaps, summed over the score columns (main + HiRED) and

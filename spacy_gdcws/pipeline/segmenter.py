@@ -6,7 +6,6 @@ boundaries into word docs, `pipeline.loss` scores them against gold words,
 `pipeline.counts` reads the training data and `pipeline.serialize` saves and
 loads it. Its settings and their defaults: `pipeline.factory`.
 """
-from functools import partial
 from itertools import islice
 from pathlib import Path
 from typing import (
@@ -34,10 +33,8 @@ from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
 from spacy_gdcws.data.doc_arrays import DocBatch
-from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
-from spacy_gdcws.data.normalize import get_normalizer
+from spacy_gdcws.data.features import WordCounts
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
-from spacy_gdcws.decoding.priors import tag_pmi
 from spacy_gdcws.decoding.user_dict import load_user_dict, read_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
@@ -46,16 +43,21 @@ from spacy_gdcws.ml.state import (
     HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
-    NORMALIZE_ATTR,
-    QUANTIZED_ATTR,
+    give_lexicon,
     model_normalizer,
     output_kind,
     record_ngram_vocab,
     set_model_vectors,
+    uses_general_lexicon,
 )
 from spacy_gdcws.pipeline import serialize
-from spacy_gdcws.pipeline.counts import DecodingCounts, TrainingData, has_known_spaces
-from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, tagger_loss
+from spacy_gdcws.pipeline.counts import (
+    DecodingCounts,
+    HeldOutPriors,
+    TrainingData,
+    has_known_spaces,
+)
+from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, no_prior, tagger_loss
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
 
@@ -113,7 +115,7 @@ class GDSegmenter(TrainablePipe):
         # training only (not saved), set by initialize: where pseudo-words come from, and
         # per block of the training data the tag prior counted without it (held_out_priors)
         self._pseudo: Optional[PseudoWords] = None
-        self._held_out_priors: Optional[List[Tuple[Dict[str, int], numpy.ndarray]]] = None
+        self._held_out_priors: Optional[HeldOutPriors] = None
         self._words = WordDocs()
         self.train_words = set()
         self.general_words = set()
@@ -147,13 +149,8 @@ class GDSegmenter(TrainablePipe):
 
     def _check_tag_settings(self) -> None:
         """E044 if a setting for gap scorers is on with a CRF tagger."""
-        if not self.scores_tags:
-            return
-        if self.loss != "bce":
-            raise ValueError(Errors.E044.format(what="loss", default='"bce" (the tagger trains its own CRF)'))
-        for what in Decoder.COUNTS:
-            if getattr(self, what) > 0:
-                raise ValueError(Errors.E044.format(what=what, default="0"))
+        if self.scores_tags:
+            self.decoder.check_tagger_settings(self.loss)
 
     @property
     def train_words(self) -> Set[str]:
@@ -164,16 +161,7 @@ class GDSegmenter(TrainablePipe):
     @train_words.setter
     def train_words(self, words: Iterable[str]) -> None:
         self._train_words = set(words)
-        self._give_lexicon(LEXICON_ATTR, self._train_words, lambda node: LEXICON_ATTR in node.attrs)
-
-    def _give_lexicon(self, attr: str, words: Set[str], reads: Callable[[Model], bool]) -> None:
-        """Set `attr` on each model node that `reads` it (the model, or each member of an
-        ensemble) to the words as that node reads them (its character normalization), so
-        that its dictionary features match."""
-        for node in self.model.walk():
-            if reads(node):
-                normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
-                node.attrs[attr] = frozenset(normalize(w) for w in words)
+        give_lexicon(self.model, LEXICON_ATTR, self._train_words)
 
     @property
     def general_words(self) -> Set[str]:
@@ -184,11 +172,11 @@ class GDSegmenter(TrainablePipe):
     @general_words.setter
     def general_words(self, words: Iterable[str]) -> None:
         self._general_words = set(words)
-        self._give_lexicon(GENERAL_LEXICON_ATTR, self._general_words, lambda node: node.attrs.get("general_lexicon"))
+        give_lexicon(self.model, GENERAL_LEXICON_ATTR, self._general_words)
 
     @property
     def uses_general_lexicon(self) -> bool:
-        return any(node.attrs.get("general_lexicon") for node in self.model.walk())
+        return uses_general_lexicon(self.model)
 
     @property
     def threshold(self) -> float:
@@ -280,16 +268,9 @@ class GDSegmenter(TrainablePipe):
         if self.scores_tags:
             loss, d_scores = tagger_loss(examples, [self.model.ops.to_numpy(s) for s in scores], forced)
         else:
-            loss, d_scores = gap_loss(examples, scores, forced, self.decoder, self.loss, self._held_out_prior)
+            loss, d_scores = gap_loss(examples, scores, forced, self.decoder, self.loss,
+                                      self._held_out_priors or no_prior)
         return loss, [self.model.ops.asarray2f(d) for d in d_scores]
-
-    def _held_out_prior(self, doc: Doc) -> Optional[Tuple[Dict[str, int], numpy.ndarray]]:
-        """The tag prior without the training doc's block (None if not recorded or not a training doc)."""
-        folds = self.model.attrs.get(HOLDOUT_FOLDS_ATTR)
-        if self._held_out_priors is None or folds is None:
-            return None
-        block = folds.fold(source_text(doc))
-        return self._held_out_priors[block] if block >= 0 else None
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
                losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
@@ -301,7 +282,7 @@ class GDSegmenter(TrainablePipe):
         if not examples:
             return losses
         validate_examples(examples, "GDSegmenter.update")
-        self._check_not_quantized()
+        serialize.check_not_quantized(self)
         if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
             examples = [self._pseudo.apply(eg, self.pseudo_words, self.pseudo_chars) for eg in examples]
         batch = DocBatch(eg.predicted for eg in examples)
@@ -348,18 +329,14 @@ class GDSegmenter(TrainablePipe):
         augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
         self._pseudo = PseudoWords.from_counts(data.counts) if augment else None
         self._store_decoding_counts(data.decoding)
-        k = self.model.attrs.get("holdout_folds", 0)
-        local: Dict[str, int] = {}
+        blocks = data.blocks(self.model.attrs.get("holdout_folds", 0))
         self._held_out_priors = None
-        if k >= 2:
-            n = len(data.texts)
-            self.model.attrs[HOLDOUT_FOLDS_ATTR] = HoldoutFolds.from_texts(data.texts, k)
-            block = partial(HoldoutFolds.block_of_index, n=n, k=k)
-            local = {w: block(i) for w, i in data.first.items() if block(i) == block(data.last[w])}
+        if blocks is not None:
+            self.model.attrs[HOLDOUT_FOLDS_ATTR] = blocks.folds
             if self.held_out_priors:
-                self._held_out_priors = [tag_pmi(c) for c in data.decoding.tags.held_out([block(i) for i in range(n)], k)]
+                self._held_out_priors = HeldOutPriors(blocks)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, local)
+            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, blocks.local if blocks else {})
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
         set_model_vectors(self.model, self.vocab)
         self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
@@ -382,12 +359,7 @@ class GDSegmenter(TrainablePipe):
         kwargs.setdefault("vocabulary", self.train_words)
         return self.scorer(examples, **kwargs)
 
-    def _check_not_quantized(self) -> None:
-        if self.model.attrs.get(QUANTIZED_ATTR):
-            raise ValueError(Errors.E025.format(name=self.name))
-
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        self._check_not_quantized()
         self._validate_serialization_attrs()
         return serialize.to_bytes(self, exclude)
 
@@ -397,7 +369,6 @@ class GDSegmenter(TrainablePipe):
         return self
 
     def to_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> None:
-        self._check_not_quantized()
         serialize.to_disk(self, Path(path), exclude)
 
     def from_disk(self, path: Union[str, Path], *, exclude: Iterable[str] = tuple()) -> "GDSegmenter":

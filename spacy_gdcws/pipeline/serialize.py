@@ -22,6 +22,7 @@ from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
+from spacy_gdcws.ml.state import QUANTIZED_ATTR
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
@@ -52,7 +53,14 @@ def model_fingerprint(model: Any) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
 
 
+def check_not_quantized(pipe: Any) -> None:
+    """E025 for an int8-quantised segmenter: it predicts only (no update, no save)."""
+    if pipe.model.attrs.get(QUANTIZED_ATTR):
+        raise ValueError(Errors.E025.format(name=pipe.name))
+
+
 def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
+    check_not_quantized(pipe)
     decoder = pipe.decoder
     serialize: Dict[str, Callable[[], bytes]] = {
         "cfg": lambda: srsly.json_dumps(pipe.cfg),
@@ -82,6 +90,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
 
 
 def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
+    check_not_quantized(pipe)
     decoder = pipe.decoder
     pipe.cfg["format"] = FORMAT
     pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)
