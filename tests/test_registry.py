@@ -1,6 +1,7 @@
 """Entry points, registered functions, the schedule and the scorer."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import spacy
@@ -9,6 +10,8 @@ from spacy.training import Example
 
 from spacy_gdcws.training.schedules import NoamSchedule
 from spacy_gdcws.eval.scorer import score_segmentation
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_fresh(code: str) -> str:
@@ -94,3 +97,51 @@ net = GDTransformerNet(GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=
 print(type(net).__name__)
 """
     assert "GDTransformerNet" in run_fresh(code)
+
+
+def _entry_points() -> dict:
+    """setup.cfg's entry points of the spaCy registries: {group: {name: "module:function"}}."""
+    import configparser
+
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "setup.cfg", encoding="utf8")
+    out = {}
+    for group, text in parser["options.entry_points"].items():
+        if group.startswith(("spacy_", "thinc_")):
+            lines = [line.split("=", 1) for line in text.strip().splitlines() if "=" in line]
+            out[group] = {name.strip(): target.strip() for name, target in lines}
+    return out
+
+
+def _registered() -> dict:
+    """What the package's decorators register, by entry-point group: {group: {name: "module:function"}}."""
+    import importlib
+    import pkgutil
+
+    import catalogue
+
+    import spacy_gdcws
+    from spacy.util import registry
+
+    for info in pkgutil.walk_packages(spacy_gdcws.__path__, "spacy_gdcws."):
+        if not info.name.startswith(("spacy_gdcws.cli", "spacy_gdcws.__main__", "spacy_gdcws.app.corpus")):
+            importlib.import_module(info.name)
+    groups = {"spacy_factories": registry.factories, "spacy_architectures": registry.architectures,
+              "spacy_scorers": registry.scorers,
+              "spacy_readers": registry.readers, "spacy_loggers": registry.loggers,
+              "spacy_tokenizers": registry.tokenizers, "thinc_schedules": registry.schedules}
+    out = {}
+    for group, reg in groups.items():
+        # catalogue.REGISTRY holds what decorators registered in this process (`get_all` would
+        # add the entry points themselves)
+        for keys, func in catalogue.REGISTRY.items():
+            if keys[:-1] == reg.namespace and getattr(func, "__module__", "").startswith("spacy_gdcws"):
+                out.setdefault(group, {})[keys[-1]] = f"{func.__module__}:{func.__name__}"
+    return out
+
+
+def test_registered_names_equal_the_entry_points():
+    """Every name a decorator registers is an entry point of setup.cfg, pointing at that
+    function, and every entry point is registered by a decorator (so `spacy.load` finds
+    each name without importing the package, and no entry point is stale)."""
+    assert _registered() == _entry_points()
