@@ -1,23 +1,62 @@
-"""Entry points, registered functions, the schedule and the scorer."""
+"""Entry points and registered functions (usable without importing the package), the Noam schedule, the scorer, and the torch modules without spaCy."""
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import spacy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_gdcws.training.schedules import NoamSchedule
 from spacy_gdcws.eval.scorer import score_segmentation
-
-ROOT = Path(__file__).resolve().parents[1]
+from spacy_gdcws.training.schedules import NoamSchedule
+from tests.util import ROOT
 
 
 def run_fresh(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return out.stdout
+
+
+def _entry_points() -> dict:
+    """setup.cfg's entry points of the spaCy registries: {group: {name: "module:function"}}."""
+    import configparser
+
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "setup.cfg", encoding="utf8")
+    out = {}
+    for group, text in parser["options.entry_points"].items():
+        if group.startswith(("spacy_", "thinc_")):
+            lines = [line.split("=", 1) for line in text.strip().splitlines() if "=" in line]
+            out[group] = {name.strip(): target.strip() for name, target in lines}
+    return out
+
+
+def _registered() -> dict:
+    """What the package's decorators register, by entry-point group: {group: {name: "module:function"}}."""
+    import importlib
+    import pkgutil
+
+    import catalogue
+    from spacy.util import registry
+
+    import spacy_gdcws
+
+    for info in pkgutil.walk_packages(spacy_gdcws.__path__, "spacy_gdcws."):
+        if not info.name.startswith(("spacy_gdcws.cli", "spacy_gdcws.__main__", "spacy_gdcws.app.corpus")):
+            importlib.import_module(info.name)
+    groups = {"spacy_factories": registry.factories, "spacy_architectures": registry.architectures,
+              "spacy_scorers": registry.scorers,
+              "spacy_readers": registry.readers, "spacy_loggers": registry.loggers,
+              "spacy_tokenizers": registry.tokenizers, "thinc_schedules": registry.schedules}
+    out = {}
+    for group, reg in groups.items():
+        # catalogue.REGISTRY holds what decorators registered in this process (`get_all` would
+        # add the entry points themselves)
+        for keys, func in catalogue.REGISTRY.items():
+            if keys[:-1] == reg.namespace and getattr(func, "__module__", "").startswith("spacy_gdcws"):
+                out.setdefault(group, {})[keys[-1]] = f"{func.__module__}:{func.__name__}"
+    return out
 
 
 def test_entry_points_work_without_import():
@@ -97,47 +136,6 @@ net = GDTransformerNet(GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=
 print(type(net).__name__)
 """
     assert "GDTransformerNet" in run_fresh(code)
-
-
-def _entry_points() -> dict:
-    """setup.cfg's entry points of the spaCy registries: {group: {name: "module:function"}}."""
-    import configparser
-
-    parser = configparser.ConfigParser()
-    parser.read(ROOT / "setup.cfg", encoding="utf8")
-    out = {}
-    for group, text in parser["options.entry_points"].items():
-        if group.startswith(("spacy_", "thinc_")):
-            lines = [line.split("=", 1) for line in text.strip().splitlines() if "=" in line]
-            out[group] = {name.strip(): target.strip() for name, target in lines}
-    return out
-
-
-def _registered() -> dict:
-    """What the package's decorators register, by entry-point group: {group: {name: "module:function"}}."""
-    import importlib
-    import pkgutil
-
-    import catalogue
-
-    import spacy_gdcws
-    from spacy.util import registry
-
-    for info in pkgutil.walk_packages(spacy_gdcws.__path__, "spacy_gdcws."):
-        if not info.name.startswith(("spacy_gdcws.cli", "spacy_gdcws.__main__", "spacy_gdcws.app.corpus")):
-            importlib.import_module(info.name)
-    groups = {"spacy_factories": registry.factories, "spacy_architectures": registry.architectures,
-              "spacy_scorers": registry.scorers,
-              "spacy_readers": registry.readers, "spacy_loggers": registry.loggers,
-              "spacy_tokenizers": registry.tokenizers, "thinc_schedules": registry.schedules}
-    out = {}
-    for group, reg in groups.items():
-        # catalogue.REGISTRY holds what decorators registered in this process (`get_all` would
-        # add the entry points themselves)
-        for keys, func in catalogue.REGISTRY.items():
-            if keys[:-1] == reg.namespace and getattr(func, "__module__", "").startswith("spacy_gdcws"):
-                out.setdefault(group, {})[keys[-1]] = f"{func.__module__}:{func.__name__}"
-    return out
 
 
 def test_registered_names_equal_the_entry_points():

@@ -1,11 +1,19 @@
-"""Write tests/fixtures/legacy_gd_v2: a tiny pipeline saved by spacy_gdcws before the
-composable model (run with that version first on PYTHONPATH, e.g. a worktree of c5cdd2a):
+"""Write tiny pipelines saved by an earlier spacy_gdcws, with the words they gave then, so
+that tests show every later version loads them and gives the same words (run with that
+version first on PYTHONPATH):
 
     git worktree add /tmp/old c5cdd2a
     PYTHONPATH=/tmp/old python research/scripts/make_legacy_fixture.py tests/fixtures
+    git worktree add /tmp/release db135c0
+    PYTHONPATH=/tmp/release python research/scripts/make_legacy_fixture.py tests/fixtures --release
 
-Trains on 40 sentences of UD_Chinese-GSDSimp dev (assets/ud_zh, CC BY-SA 4.0) and
-records the words it gives for 20 other sentences (`legacy_gd_v2.json`).
+Without --release: `legacy_gd_v2`, saved by the uncomposed GDTransformer.v2 (c5cdd2a). With
+--release: the folders of the release before the floors (db135c0, save format 2 with
+checksums and a model fingerprint): `release_gd_v2` (GDTransformer.v2) and `release_idcnn`
+(the main job's kind of model: CharEmbed.v2 reading normalized characters, with a general
+lexicon, an ID-CNN and a CRF tagger), trained alike. Each trains on 40 sentences of
+UD_Chinese-GSDSimp dev (assets/ud_zh, CC BY-SA 4.0) and records the words it gives for 20
+other sentences (`NAME.json`).
 """
 import sys
 from pathlib import Path
@@ -26,11 +34,28 @@ MODEL = {
 }
 
 
-def main(out_dir: str) -> None:
+IDCNN_MODEL = {
+    "@architectures": "spacy_gdcws.CharSegmenter.v1", "window": 32, "batch_chars": 16384, "mixed_precision": False,
+    "embed": {"@architectures": "spacy_gdcws.CharEmbed.v2", "width": 16, "char_rows": 800, "char_seeds": 2,
+              "bigrams": True, "bigram_rows": 1500, "bigram_width": 8, "lexicon_max_len": 4, "lexicon_dropout": 0.0,
+              "lexicon_holdout": False, "ngram_vocab": True, "ngram_holdout": False, "ngram_dropout": 0.0,
+              "holdout_folds": 0, "positions": False, "dropout": 0.0, "vectors_width": 0,
+              "normalize": "t2s+width", "general_lexicon": True},
+    "encoder": {"@architectures": "spacy_gdcws.IDCNN.v1", "width": 16, "dilations": [1, 2], "iterations": 2,
+                "kernel": 3, "dropout": 0.0},
+    "scorer": {"@architectures": "spacy_gdcws.CRFTagger.v1", "width": 16},
+}
+# the general lexicon of release_idcnn (words of jieba's dictionary, MIT: assets/lexicon)
+LEXICON = ["北京", "天安门", "学生", "大学", "中国", "人民", "今天", "天气", "电影", "公司"]
+
+
+def save(out: Path, name: str, model: dict, sents: list, texts: list, **init) -> None:
+    """Train a pipeline with `model` on 40 sentences and save it with the words it gives for `texts`."""
     fix_random_seed(0)
-    sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets/ud_zh/zh_gsdsimp-ud-dev.conllu"))]
     nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
-    nlp.add_pipe("gdcws_segmenter", config={"model": MODEL})
+    nlp.add_pipe("gdcws_segmenter", config={"model": model})
+    if init:
+        nlp.config["initialize"]["components"]["gdcws_segmenter"] = init
     examples = []
     for sent in sents[:40]:
         ref = Doc(nlp.vocab, words=sent.words, spaces=[False] * len(sent.words))
@@ -39,11 +64,24 @@ def main(out_dir: str) -> None:
     optimizer = Adam(0.01)
     for _ in range(30):
         nlp.update(examples, sgd=optimizer)
-    out = Path(out_dir)
-    nlp.to_disk(out / "legacy_gd_v2")
+    nlp.to_disk(out / name)
+    srsly.write_json(out / f"{name}.json", {"texts": texts, "words": [[t.text for t in d] for d in nlp.pipe(texts)]})
+
+
+def main(out_dir: str, release: bool = False) -> None:
+    sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets/ud_zh/zh_gsdsimp-ud-dev.conllu"))]
     texts = ["".join(sent.words) for sent in sents[40:]] + ["我爱北京天安门。\n今天 天气很好", ""]
-    srsly.write_json(out / "legacy_gd_v2.json", {"texts": texts, "words": [[t.text for t in d] for d in nlp.pipe(texts)]})
+    out = Path(out_dir)
+    if not release:
+        save(out, "legacy_gd_v2", MODEL, sents, texts)
+        return
+    texts += ["臺灣的電視臺，ＡＢＣ公司２０１９年。", "https://example.com/a?b=1 和 café 3.5%"]
+    save(out, "release_gd_v2", MODEL, sents, texts)
+    lexicon = out / "release_idcnn.lexicon.txt"
+    lexicon.write_text("".join(f"{w}\n" for w in LEXICON), encoding="utf8")
+    save(out, "release_idcnn", IDCNN_MODEL, sents, texts, general_lexicon=str(lexicon))
+    lexicon.unlink()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], "--release" in sys.argv[2:])

@@ -1,0 +1,185 @@
+"""The command line: segment, convert, score, prepare, init-config, package-meta, evaluate."""
+import subprocess
+import sys
+
+import pytest
+import spacy
+from spacy.tokens import DocBin
+
+from tests.util import ROOT, cli, corpus_path, run_cli
+
+
+@pytest.mark.slow
+def test_segment_keeps_every_line(trained_nlp, tmp_path):
+    model = tmp_path / "model"
+    trained_nlp.to_disk(model)
+    lines = ["上海推迎奥运三大任务", "", "  ", "我在2024年买了iPhone 15", "\u3000中国人民", "😀"]
+    src = tmp_path / "in.txt"
+    src.write_text("\ufeff" + "\r\n".join(lines) + "\r\n", encoding="utf8")
+    dst = tmp_path / "out.txt"
+    cli("segment", model, src, dst, "--delimiter", "|")
+    out_lines = dst.read_text(encoding="utf8").split("\n")[:-1]
+    assert len(out_lines) == len(lines)
+    for line, out_line in zip(lines, out_lines):
+        doc = trained_nlp(line)
+        assert doc.text == line
+        assert out_line == "|".join(t.text for t in doc if not t.is_space)
+        assert "".join(out_line.split("|")) == "".join(line.split())
+    # stdin -> stdout
+    stdout = cli("segment", model, stdin="\n".join(lines).encode("utf8"))
+    assert len(stdout.split("\n")[:-1]) == len(lines)
+
+
+@pytest.mark.slow
+def test_convert_and_score(tmp_path):
+    src = corpus_path("zhuxian/dev.zhuxian.wordpos")
+    cli("convert", src, tmp_path / "train.spacy", "--dev-output", tmp_path / "dev.spacy",
+        "--vocab-output", tmp_path / "words.txt", "--gold-output", tmp_path / "gold.txt")
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(tmp_path / "train.spacy").get_docs(nlp.vocab))
+    dev = list(DocBin().from_disk(tmp_path / "dev.spacy").get_docs(nlp.vocab))
+    assert len(train) + len(dev) == 788 and len(dev) == 79
+    assert all(not doc.has_unknown_spaces for doc in train)
+    assert train[0][0].tag_ == "OD"
+    out = cli("score", tmp_path / "words.txt", tmp_path / "gold.txt", tmp_path / "gold.txt")
+    assert "=== F MEASURE:\t1.000" in out
+
+
+def test_prepare_shipped_corpus(tmp_path):
+
+    root = ROOT
+    cli("prepare", "ud_gsdsimp", root / "assets", tmp_path)
+    gold = (tmp_path / "test_gold.txt").read_text(encoding="utf8").split("\n")[:-1]
+    raw = (tmp_path / "test_raw.txt").read_text(encoding="utf8").split("\n")[:-1]
+    assert len(gold) == len(raw) == 500
+    # the raw text is the sentences' own (CoNLL-U SpaceAfter): the gold characters, with the
+    # spaces of the original text between Latin words
+    assert all("".join(g.split()) == "".join(r.split()) for g, r in zip(gold, raw))
+    assert any(" " in r for r in raw) and not any(r != r.strip() for r in raw)
+
+
+@pytest.mark.slow
+def test_init_config_writes_the_shipped_configs(tmp_path):
+    """Every config ships in the package and `init-config` writes it out whole, for users
+    who installed the wheel without cloning; an unknown name is a coded error."""
+    from thinc.api import Config
+
+    from spacy_gdcws.cli.init_config import CONFIG_DIR, shipped_configs
+
+    names = cli("init-config", "--list").split()
+    assert names == shipped_configs() and {"general", "idcnn", "default"} <= set(names)
+    cli("init-config", "general", tmp_path / "general.cfg")
+    written = (tmp_path / "general.cfg").read_text(encoding="utf8")
+    assert written == (CONFIG_DIR / "general.cfg").read_text(encoding="utf8")
+    config = Config().from_str(written, interpolate=False)
+    assert config["components"]["segmenter"]["model"]["embed"]["normalize"] == "t2s+width"
+    assert cli("init-config", "idcnn", "-") == (CONFIG_DIR / "idcnn.cfg").read_text(encoding="utf8")
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "init-config", "nope", str(tmp_path / "x.cfg")],
+                         capture_output=True, text=True)
+    assert bad.returncode == 1 and "E087" in bad.stdout + bad.stderr and not (tmp_path / "x.cfg").exists()
+
+
+@pytest.mark.slow
+def test_segment_threads_option_gives_the_same_words(trained_nlp, tmp_path):
+    """`--threads` (torch threads per process) changes speed, never the words; a bad value is E047."""
+    trained_nlp.to_disk(tmp_path / "model")
+    source = tmp_path / "in.txt"
+    source.write_text("我爱北京天安门。\n\n今天天气很好\n", encoding="utf8")
+    outs = []
+    for threads in ("1", "2"):
+        cli("segment", tmp_path / "model", source, tmp_path / f"out{threads}.txt", "--threads", threads)
+        outs.append((tmp_path / f"out{threads}.txt").read_bytes())
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 3
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(tmp_path / "model"), str(source),
+                          str(tmp_path / "bad.txt"), "--threads", "0"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "E047" in bad.stdout + bad.stderr
+
+
+@pytest.mark.slow
+def test_segment_precision_option(trained_nlp, tmp_path):
+    """`--precision`: fp32 is the saved float32 model's words; bf16 and int8 keep every line and
+    character; an unknown precision is E094 before any work."""
+    import spacy
+
+    from spacy_gdcws.app.precision import set_precision
+    from spacy_gdcws.ml.shims import InPlacePyTorchShim
+
+    trained_nlp.to_disk(tmp_path / "model")
+    source = tmp_path / "in.txt"
+    lines = ["我爱北京天安门。", "", "今天天气很好", "2024年ABC公司"]
+    source.write_text("\n".join(lines) + "\n", encoding="utf8")
+    outs = {}
+    for precision in ("saved", "fp32", "bf16", "int8"):
+        cli("segment", tmp_path / "model", source, tmp_path / f"{precision}.txt", "--precision", precision)
+        outs[precision] = (tmp_path / f"{precision}.txt").read_text(encoding="utf8").split("\n")[:-1]
+    assert outs["fp32"] == outs["saved"]
+    for got in outs.values():
+        assert ["".join(line.split("  ")) for line in got] == lines
+    bad = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(tmp_path / "model"), str(source),
+                          str(tmp_path / "bad.txt"), "--precision", "int4"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "E094" in bad.stdout + bad.stderr and not (tmp_path / "bad.txt").exists()
+    nlp = spacy.load(tmp_path / "model")
+    set_precision(nlp, "bf16")
+    shims = [s for n in nlp.get_pipe("gdcws_segmenter").model.walk() for s in n.shims if isinstance(s, InPlacePyTorchShim)]
+    assert shims and all(s.mixed_precision for s in shims)
+    set_precision(nlp, "fp32")
+    assert not any(s.mixed_precision for s in shims)
+
+
+def test_prepare_ud_gsd_more_holds_out_the_end_of_each_file(tmp_path):
+    """The main job's corpus: GSD's words plus HK, CFL and PUD (shipped), each file's last
+    10% in dev, so every source has its held-out part."""
+
+    root = ROOT
+    cli("prepare", "ud_gsd_more", root / "assets", tmp_path / "c")
+    sizes = {"gsd": 3997, "hk": 1004, "cfl": 451, "pud": 1000}
+    n_dev = sum(int(round(n * 0.1)) for n in sizes.values())
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
+    dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
+    assert len(dev) == n_dev and len(train) == sum(sizes.values()) - n_dev
+    pud_last = (root / "assets" / "ud_zh_more" / "pud_words.txt").read_text(encoding="utf8").splitlines()[-1]
+    assert dev[-1].text == "".join(pud_last.split())
+
+
+def test_model_card_names_what_the_model_reads():
+    from spacy_gdcws.cli.package_meta import CORPUS_TERMS, model_card
+
+    official = {"precision": 0.95, "recall": 0.94, "f": 0.945, "oov_recall": 0.85, "iv_recall": 0.96}
+    card = model_card("ud_gsd_more", "general", official, 5807, [("我爱北京天安门。", ["我", "爱", "北京", "天安", "门", "。"])],
+                      "t2s+width", 126733)
+    assert "我爱北京天安门。 → 我 / 爱 / 北京 / 天安 / 门 / 。" in card
+    assert "t2s+width" in card and "126,733 words of jieba" in card
+    terms = CORPUS_TERMS["ud_gsd_more"]
+    assert terms["license"] == "CC BY-NC-SA 4.0" and len(terms["sources"]) == 5
+    assert "v2.5" in terms["sources"][0]["author"]
+
+
+@pytest.fixture(scope="module")
+def saved(trained_nlp, tmp_path_factory):
+    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
+    folder = tmp_path_factory.mktemp("saved")
+    trained_nlp.to_disk(folder / "model")
+    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
+    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
+    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
+    return folder
+
+
+@pytest.mark.slow
+def test_case_16_evaluate_says_which_scorer_ran(saved, tmp_path):
+    import json as _json
+    import shutil as _shutil
+
+    out = run_cli("evaluate", saved / "model", saved / "gold.txt", saved / "dict.txt", "-o", tmp_path / "m.json",
+              "-p", tmp_path / "p.txt")
+    assert out.returncode == 0, out.stderr
+    result = _json.loads((tmp_path / "m.json").read_text())
+    if _shutil.which("perl") and _shutil.which("diff"):  # the official script ships with the package
+        assert result["official"] is not None and "official perl scorer" in " ".join((out.stdout + out.stderr).split())
+        assert result["scorer"]["why_not_official"] is None
+    out = run_cli("evaluate", saved / "model", saved / "gold.txt", saved / "dict.txt", "-o", tmp_path / "n.json",
+              "-p", tmp_path / "q.txt", "--perl-script", tmp_path / "nowhere")
+    result = _json.loads((tmp_path / "n.json").read_text())
+    assert result["official"] is None and "does not exist" in result["scorer"]["why_not_official"]
+    assert "does not exist" in " ".join((out.stdout + out.stderr).split())  # wasabi wraps long lines

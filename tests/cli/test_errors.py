@@ -1,0 +1,138 @@
+"""The command line refuses bad arguments and never overwrites its inputs, in one coded line; a signal leaves no half-written file.
+
+Cases of the probes of issues #26 and #38 keep their numbers (`test_case_NN_...`)."""
+import subprocess
+import sys
+
+import pytest
+import spacy
+
+from tests.util import ROOT, run_cli
+
+FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+
+
+@pytest.mark.parametrize("args,code", [
+    (["-b", "0"], "E047"),  # failed on c5cdd2a: wrote nothing, exit 0
+    (["-b", "-3"], "E047"),
+    (["-n", "0"], "E047"),
+    (["--user-dict", "MISSING"], "E016"),
+    (["--user-dict", "BAD"], "E015"),
+    (["--user-dict-mode", "always", "--user-dict", "GOOD"], "E045"),
+])
+def test_bad_segment_arguments_are_one_line_errors(tmp_path, args, code):
+    (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
+    (tmp_path / "BAD").write_text("北京 大学 force\n", encoding="utf8")
+    (tmp_path / "GOOD").write_text("北京\n", encoding="utf8")
+    args = [str(tmp_path / a) if a in ("MISSING", "BAD", "GOOD") else a for a in args]
+    out = tmp_path / "out.txt"
+    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(FIXTURE), str(tmp_path / "in.txt"), str(out), *args]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    assert run.returncode == 1 and code in run.stderr and "Traceback" not in run.stderr, run.stderr
+    assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def saved(trained_nlp, tmp_path_factory):
+    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
+    folder = tmp_path_factory.mktemp("saved")
+    trained_nlp.to_disk(folder / "model")
+    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
+    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
+    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
+    return folder
+
+
+@pytest.mark.parametrize("args, code", [
+    (["-p", "{gold}", "-o", "{tmp}/m.json"], "E077"),
+    (["-p", "{dict}", "-o", "{tmp}/m.json"], "E077"),
+    (["-p", "{tmp}/p.txt", "-o", "{gold}"], "E077"),
+    (["-p", "{tmp}/same", "-o", "{tmp}/same"], "E078"),
+])
+def test_case_01_evaluate_never_overwrites_its_inputs(saved, tmp_path, args, code):
+    before = {p: p.read_bytes() for p in (saved / "gold.txt", saved / "dict.txt")}
+    fill = {"gold": saved / "gold.txt", "dict": saved / "dict.txt", "tmp": tmp_path}
+    out = run_cli("evaluate", saved / "model", saved / "gold.txt", saved / "dict.txt", *[a.format(**fill) for a in args])
+    assert out.returncode == 1 and code in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert {p: p.read_bytes() for p in before} == before
+    assert not (tmp_path / "m.json").exists() and not (tmp_path / "same").exists()
+
+
+@pytest.mark.parametrize("extra, code", [
+    (["--dev-output", "{out}"], "E078"),
+    (["--vocab-output", "{inp}"], "E077"),
+    (["--raw-output", "{inp}"], "E077"),
+    (["--gold-output", "{out}"], "E078"),
+])
+def test_case_03_convert_never_overwrites_the_corpus(tmp_path, extra, code):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("我  爱  北京\n天安门  。\n" * 10, encoding="utf8")
+    before = corpus.read_bytes()
+    fill = {"inp": corpus, "out": tmp_path / "train.spacy"}
+    out = run_cli("convert", corpus, tmp_path / "train.spacy", *[a.format(**fill) for a in extra])
+    assert out.returncode == 1 and code in out.stderr, out.stderr
+    assert corpus.read_bytes() == before and not (tmp_path / "train.spacy").exists()
+    same = run_cli("convert", corpus, corpus)
+    assert same.returncode == 1 and "E077" in same.stderr and corpus.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_case_13_raw_tracebacks_are_coded_errors(saved, tmp_path):
+    import json as _json
+
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    out = run_cli("segment", saved / "model", saved / "in.txt", folder)
+    assert out.returncode == 1 and "E079" in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    out = run_cli("score", saved / "dict.txt", folder, saved / "gold.txt")
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "directory" in out.stderr
+    out = run_cli("segment", saved / "model", saved / "in.txt", "-b", str(2**64))
+    assert out.returncode == 1 and "E047" in out.stderr, out.stderr
+    try:
+        import cupy  # noqa: F401
+    except ImportError:
+        out = run_cli("segment", saved / "model", saved / "in.txt", "-g", "0")
+        assert out.returncode == 1 and "E080" in out.stderr and "Traceback" not in out.stderr, out.stderr
+    from spacy_gdcws.io import verify_checksums
+
+    (folder / "checksums.json").write_text("[]")
+    with pytest.raises(ValueError, match="E064"):
+        verify_checksums(folder)
+    # a pipeline saved before checksums (format 1) with a truncated words.txt
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(saved / "model", old)
+    seg = old / "gdcws_segmenter"
+    (seg / "checksums.json").unlink()
+    cfg = _json.loads((seg / "cfg").read_text())
+    for key in ("format", "model_fingerprint"):
+        cfg.pop(key)
+    (seg / "cfg").write_text(_json.dumps(cfg))
+    (seg / "words.txt").write_bytes("北京\n天".encode("utf8")[:-1])
+    with pytest.raises(ValueError, match="E016"):
+        spacy.load(old)
+    with pytest.raises(ValueError, match="E066"):
+        spacy.load(saved / "model").get_pipe("gdcws_segmenter").add_words(["北\udc80"])
+
+
+@pytest.mark.slow
+def test_case_14_sigterm_leaves_no_file_and_dash_is_stdout(saved, tmp_path):
+    import signal
+    import time
+
+    big = tmp_path / "big.txt"
+    big.write_text("我爱北京天安门。\n" * 200000, encoding="utf8")
+    proc = subprocess.Popen([sys.executable, "-m", "spacy_gdcws", "segment", str(saved / "model"), str(big),
+                             str(tmp_path / "out.txt")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while time.time() < deadline and not any(p.name.startswith(".out.txt") for p in tmp_path.iterdir()):
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=60)
+    assert proc.returncode != 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.txt"]
+    out = run_cli("segment", saved / "model", saved / "in.txt", "-", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ["".join(line.split()) for line in out.stdout.splitlines()] == ["我爱北京", "天安门。"]
+    assert not (tmp_path / "-").exists()

@@ -1,0 +1,101 @@
+"""`decoding.units`: atomic units (URLs, numbers, Latin words, grapheme clusters) are never split inside, whatever the model or a force word says."""
+import pytest
+import spacy
+
+from spacy_gdcws.decoding.units import unit_spans
+from tests.util import ROOT
+
+
+@pytest.fixture(scope="module")
+def saved(trained_nlp, tmp_path_factory):
+    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
+    folder = tmp_path_factory.mktemp("saved")
+    trained_nlp.to_disk(folder / "model")
+    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
+    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
+    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
+    return folder
+
+
+@pytest.mark.parametrize("text, unit", [("café Zürich", "café"), ("我在Zürich工作", "Zürich"), ("ＡＢＣ公司", "ＡＢＣ"), ("naïve的", "naïve")])
+def test_case_10_latin_words_of_any_accent_stay_whole(trained_nlp, text, unit):
+    seg = trained_nlp.get_pipe("gdcws_segmenter")
+    seg.atomic_units = True  # the shared test pipeline is trained and kept without them
+    try:
+        assert unit in [t.text for t in trained_nlp(text)]
+    finally:
+        seg.atomic_units = False
+
+
+@pytest.mark.parametrize("text, unit, word", [
+    ("见https://example.com/a?b=1好", "https://example.com/a?b=1", "example"),
+    ("好👨\u200d👩\u200d👧家", "👨\u200d👩\u200d👧", "👩"),
+])
+def test_case_12_a_force_word_never_cuts_an_atomic_unit(trained_nlp, text, unit, word):
+    seg = trained_nlp.get_pipe("gdcws_segmenter")
+    saved = dict(seg.user_dict.words)
+    seg.add_words([word], "force")
+    seg.atomic_units = True
+    try:
+        tokens = [t.text for t in trained_nlp(text)]
+    finally:
+        seg.remove_words([word])
+        seg.atomic_units = False
+    assert seg.user_dict.words == saved
+    assert any(unit in t for t in tokens) and "".join(tokens) == text, tokens
+
+
+FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+
+
+# (kind, text, the unit that must lie inside one word)
+CASES = [
+    ("url", "请访问https://www.example.com/path?q=1&lang=zh了解详情。", "https://www.example.com/path?q=1&lang=zh"),
+    ("url", "网址是www.baidu.com。", "www.baidu.com"),
+    ("url", "下载ftp://files.example.org/a.zip吧", "ftp://files.example.org/a.zip"),
+    ("email", "请发邮件到zhang.san+cws@mail.example.cn联系我们", "zhang.san+cws@mail.example.cn"),
+    ("number", "增长了3.1415个百分点", "3.1415"),
+    ("number", "总计1,234,567元", "1,234,567"),
+    ("number", "增长率达到12.5%，", "12.5%"),
+    ("number", "全角数字２０１９年", "２０１９"),
+    ("number", "气温为零下15.5度", "15.5"),
+    ("latin", "我喜欢Python编程", "Python"),
+    ("latin", "他在ＩＢＭ工作", "ＩＢＭ"),
+    ("latin", "这是don't的意思", "don't"),
+    ("grapheme", "太棒了👍🏽好", "👍🏽"),
+    ("grapheme", "一家👨‍👩‍👧人", "👨‍👩‍👧"),
+    ("grapheme", "国旗🇨🇳🇺🇸", "🇨🇳"),
+    ("grapheme", "café很好", "café"),
+    ("grapheme", "e\u0301字", "e\u0301"),
+]
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return spacy.load(FIXTURE)
+
+
+@pytest.mark.parametrize("kind,text,unit", CASES)
+def test_unit_is_never_split(nlp, kind, text, unit):
+    doc = nlp(text)
+    assert doc.text == text
+    start = text.index(unit)
+    inside = [t for t in doc if t.idx < start + len(unit) and t.idx + len(t) > start]
+    assert len(inside) == 1, (kind, [t.text for t in doc])
+
+
+def test_without_atomic_units_the_model_may_split_them(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.atomic_units = False
+    try:
+        split = sum(len([t for t in nlp(text) if t.idx < text.index(unit) + len(unit)
+                         and t.idx + len(t) > text.index(unit)]) > 1 for _, text, unit in CASES)
+    finally:
+        seg.atomic_units = True
+    assert split > 0  # the tiny model splits some of them: the rule is what keeps them whole
+
+
+def test_unit_spans_of_each_kind():
+    text = "见www.a.com或a@b.cn，价12.5%，AI好"
+    assert [text[a:b] for a, b in unit_spans(text)] == ["www.a.com", "a@b.cn", "12.5%", "AI"]
+    assert unit_spans("北京大学") == []

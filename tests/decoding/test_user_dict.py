@@ -1,0 +1,211 @@
+"""`decoding.user_dict`: force, prefer, combine and split words, the formats users have, bulk loading, serialization."""
+import pytest
+import spacy
+
+from spacy_gdcws.decoding.user_dict import UserDictionary, read_user_dict
+from tests.util import ROOT, block, plain_embed
+
+FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+
+
+TEXT = "小米手机发布了红米Note13和天猫精灵。"
+
+
+@pytest.fixture()
+def nlp():
+    return spacy.load(FIXTURE)
+
+
+def words(nlp, text=TEXT):
+    return [t.text for t in nlp(text)]
+
+
+FORMATS = {
+    "plain.txt": "小米手机\n天猫精灵\n红米Note13\n".encode("utf8"),
+    "jieba.txt": "小米手机 5 nz\n天猫精灵 3\n红米Note13 2 n\n".encode("utf8"),
+    "pkuseg.txt": "小米手机\tnz\n天猫精灵\tn\n红米Note13\tn\n".encode("utf8"),
+    "bom.txt": "\ufeff小米手机\n天猫精灵\n红米Note13\n".encode("utf8"),
+    "crlf.txt": "小米手机\r\n天猫精灵\r\n红米Note13\r\n".encode("utf8"),
+}
+
+
+def test_the_model_alone_splits_the_novel_words(nlp):
+    got = words(nlp)
+    assert "小米手机" not in got and "天猫精灵" not in got
+
+
+def test_force_keeps_words_whole_and_apart_from_neighbours(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.add_words(["小米手机", "天猫精灵", "红米Note13"], mode="force") == 3
+    got = words(nlp)
+    assert {"小米手机", "天猫精灵", "红米Note13"} <= set(got)
+    assert "".join(got) == TEXT
+    assert [d.text for d in nlp.pipe([TEXT, "", "天猫精灵"])] == [TEXT, "", "天猫精灵"]
+    assert words(nlp, "天猫精灵") == ["天猫精灵"]
+    seg.remove_words(["天猫精灵"])
+    assert "天猫精灵" not in words(nlp)
+
+
+def test_forward_maximum_matching_takes_the_longest_word(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["天猫", "天猫精灵", "精灵王"], mode="force")
+    got = words(nlp, "天猫精灵王")
+    assert got[0] == "天猫精灵"  # longest at the first position; 精灵王 overlaps it and loses
+
+
+def test_prefer_moves_the_boundaries_only_as_far_as_the_bonus(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["小米手机"], mode="prefer")
+    seg.user_dict_bonus = 1000.0  # overrides any model score: acts as force
+    assert "小米手机" in words(nlp)
+    seg.user_dict_bonus = 0.0  # no bonus: the model's own words
+    assert "小米手机" not in words(nlp)
+
+
+def test_dictionary_is_saved_with_the_pipeline(nlp, tmp_path):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["小米手机"], mode="force")
+    seg.add_words(["天猫精灵"], mode="prefer")
+    nlp.to_disk(tmp_path / "nlp")
+    loaded = spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter")
+    assert loaded.user_dict.words == {"小米手机": "force", "天猫精灵": "prefer"}
+    again = spacy.load(FIXTURE)
+    again.from_bytes(nlp.to_bytes())
+    assert again.get_pipe("gdcws_segmenter").user_dict.words == seg.user_dict.words
+    assert "小米手机" in words(again)
+
+
+def test_bad_words_and_modes_are_coded_errors(tmp_path):
+    d = UserDictionary()
+    with pytest.raises(ValueError, match="E045"):
+        d.add(["北京"], mode="always")
+    for bad in ("", "北 京", None):
+        with pytest.raises(ValueError, match="E046"):
+            d.add([bad])
+    path = tmp_path / "dict.txt"
+    path.write_text("# comment\n北京\n天安门 prefer\n\n大 学 force\n", encoding="utf8")
+    with pytest.raises(ValueError, match=r"E015.*dict.txt:5"):
+        read_user_dict(path)
+    path.write_text("北京\n天安门 prefer\n", encoding="utf8")
+    assert read_user_dict(path) == [("北京", "force", None), ("天安门", "prefer", None)]
+    with pytest.raises(ValueError, match="E016"):
+        read_user_dict(tmp_path / "missing.txt")
+
+
+def test_initialize_reads_a_dictionary_file(tmp_path):
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    path = tmp_path / "dict.txt"
+    path.write_text("小米手机\n", encoding="utf8")
+    nlp = spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
+    nlp.add_pipe("gdcws_segmenter", name="segmenter", config={"model": {
+        "@architectures": "spacy_gdcws.CharSegmenter.v1",
+        "embed": plain_embed(width=16, char_rows=100, bigram_rows=100),
+        "encoder": block("BiLSTM.v1", width=16),
+        "scorer": {"@architectures": "spacy_gdcws.CRFTagger.v1", "width": 16}}})
+    nlp.config["initialize"]["components"]["segmenter"] = {"user_dict": str(path)}
+    ref = Doc(nlp.vocab, words=["我", "爱", "北京"], spaces=[False] * 3)
+    nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
+    assert nlp.get_pipe("segmenter").user_dict.words == {"小米手机": "force"}
+    assert "小米手机" in [t.text for t in nlp("买了小米手机")]
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_every_format_loads_the_same_words(nlp, tmp_path, name):
+    """fda9378 refused jieba and pkuseg files (E015) and lost a BOM file's first word (#38, case 7)."""
+    path = tmp_path / name
+    path.write_bytes(FORMATS[name])
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.load_user_dict(path) == 3
+    assert seg.user_dict.words == {"小米手机": "force", "天猫精灵": "force", "红米Note13": "force"}
+    if name == "jieba.txt":
+        assert seg.user_dict.freqs == {"小米手机": 5, "天猫精灵": 3, "红米Note13": 2}
+    assert {"小米手机", "天猫精灵"} <= set(words(nlp))
+
+
+def test_a_bad_line_names_file_and_line_and_loads_nothing(nlp, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("小米手机 5 nz\n天猫精灵 lots of words\n", encoding="utf8")
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["北京"])
+    with pytest.raises(ValueError, match=r"E015.*bad.txt:2"):
+        seg.load_user_dict(path)
+    assert seg.user_dict.words == {"北京": "force"}  # nothing half-loaded
+
+
+def test_a_bare_string_is_refused():
+    """fda9378: add_words("北京") added 北 and 京 as two force words."""
+    d = UserDictionary()
+    with pytest.raises(TypeError, match="E083"):
+        d.add("北京")
+    with pytest.raises(TypeError, match="E083"):
+        d.remove("北京")
+    assert len(d) == 0
+
+
+def test_loading_builds_the_tables_once(monkeypatch, tmp_path):
+    """fda9378 rebuilt every table per word: 8,000 words took 93 s."""
+    from spacy_gdcws.decoding.user_dict import load_user_dict
+
+    calls = []
+    original = UserDictionary._build
+    monkeypatch.setattr(UserDictionary, "_build", lambda self: (calls.append(1), original(self))[1])
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"词{i}\n" for i in range(5000)) + "北京 prefer\n", encoding="utf8")
+    d = UserDictionary()
+    calls.clear()
+    assert load_user_dict(d, path) == 5001
+    assert len(calls) == 2  # one per mode in the file
+    assert len(d) == 5001 and "词4999" in d and "北京" in d and "南京" not in d
+
+
+def test_remove_reset_len_and_in():
+    d = UserDictionary()
+    d.add(["北京", "天安门"], "prefer")
+    d.add_splits({"和服务": ["和", "服务"]})
+    assert len(d) == 3 and "北京" in d and "和服务" in d
+    d.remove(["北京"])
+    assert "北京" not in d and len(d) == 2
+    d.reset()
+    assert len(d) == 0 and not d.splits
+    with pytest.raises(ValueError, match="E084"):
+        d.add_splits({"和服务": ["和服", "物"]})
+
+
+def test_combine_merges_only_between_model_boundaries():
+    import numpy
+
+    d = UserDictionary()
+    d.add(["和服"], "combine")
+    codes = numpy.asarray([ord(c) for c in "商品和服务"])
+    free = numpy.full(4, -1)
+    none = numpy.zeros(4, dtype=bool)
+    # the model's 商品/和/服务: 服务 starts inside 和服, so 和服 is not formed
+    model = numpy.asarray([False, True, True, False])
+    assert d.combine(codes, model, none, free).tolist() == model.tolist()
+    # the model's 商品/和/服/务: both edges of 和服 are boundaries, its inner gap is merged
+    split = numpy.asarray([False, True, True, True])
+    assert d.combine(codes, split, none, free).tolist() == [False, True, False, True]
+    # a forced boundary inside the word (a force word's edge) is never merged
+    forced = numpy.asarray([-1, -1, 1, -1])
+    assert d.combine(codes, split, none, forced).tolist() == split.tolist()
+
+
+def test_combine_force_and_split_in_a_pipeline(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    plain = words(nlp)
+    seg.add_words(["小米手机", "天猫精灵"], "combine")
+    combined = words(nlp)
+    # each combine word is formed exactly where the model's own words tile it
+    for word in ("小米手机", "天猫精灵"):
+        ends = {sum(len(w) for w in plain[:i]) for i in range(len(plain) + 1)}
+        start = TEXT.index(word)
+        assert (word in combined) == (start in ends and start + len(word) in ends)
+    assert "".join(combined) == TEXT
+    seg.user_dict.reset()
+    seg.add_words(["和服"], "force")
+    assert words(nlp, "商品和服务")[-2:] == ["和服", "务"]  # forward maximum matching's pitfall, documented
+    seg.user_dict.reset()
+    seg.add_splits({"和服务": ["和", "服务"]})
+    assert words(nlp, "商品和服务")[-2:] == ["和", "服务"]

@@ -1,0 +1,133 @@
+"""`pipeline.serialize`: a saved segmenter is written whole, honours the umask and is verified on load (checksums, config)."""
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+import spacy
+
+from tests.util import ROOT
+
+FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+
+
+def words(nlp, text):
+    return [t.text for t in nlp(text)]
+
+
+def _corrupt(path: Path, how: str) -> None:
+    if how == "flip":
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        path.write_bytes(bytes(data))
+    elif how == "empty":
+        path.write_text("", encoding="utf8")
+    elif how == "delete":
+        path.unlink()
+    elif how == "truncate":
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("name,how,code", [
+    ("model", "flip", "E064"),  # failed on c5cdd2a: loaded and segmented garbage
+    ("model", "truncate", "E064"),
+    ("model", "delete", "E063"),
+    ("words.txt", "empty", "E064"),  # failed on c5cdd2a: loaded without its dictionary
+    ("words.txt", "delete", "E063"),
+    ("words.txt", "flip", "E064"),
+    ("cfg", "truncate", "E064"),
+    ("pairs", "flip", "E064"),
+    ("user_dict.json", "empty", "E064"),
+    ("checksums.json", "truncate", "E064"),
+])
+def test_corrupt_files_fail_at_load_naming_the_file(tmp_path, name, how, code):
+    nlp = spacy.load(FIXTURE)
+    nlp.to_disk(tmp_path / "nlp")
+    _corrupt(tmp_path / "nlp" / "gdcws_segmenter" / name, how)
+    with pytest.raises(ValueError, match=code) as error:
+        spacy.load(tmp_path / "nlp")
+    assert name in str(error.value) or name == "checksums.json"
+
+
+def test_words_missing_from_a_pipeline_without_checksums(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "old")
+    (tmp_path / "old" / "gdcws_segmenter" / "words.txt").write_text("", encoding="utf8")
+    with pytest.raises(ValueError, match="E065.*words.txt"):
+        spacy.load(tmp_path / "old")
+
+
+def test_a_truncated_config_does_not_load(tmp_path):
+    nlp = spacy.load(FIXTURE)
+    nlp.to_disk(tmp_path / "nlp")
+    config = tmp_path / "nlp" / "config.cfg"
+    text = config.read_text(encoding="utf8")
+    config.write_text(text[: text.index("[components.gdcws_segmenter.model]") + 40], encoding="utf8")
+    with pytest.raises(Exception):
+        spacy.load(tmp_path / "nlp")
+
+
+def test_a_failed_save_leaves_the_previous_folder(tmp_path, monkeypatch):
+    """Failed on c5cdd2a: the half-written folder stayed and later loaded."""
+    nlp = spacy.load(FIXTURE)
+    nlp.to_disk(tmp_path / "nlp")
+    seg = nlp.get_pipe("gdcws_segmenter")
+    seg.add_words(["北京大学"])
+
+    def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("spacy_gdcws.pipeline.serialize.write_checksums", broken)
+    with pytest.raises(OSError):
+        nlp.to_disk(tmp_path / "nlp")
+    assert spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter").user_dict.words == {}
+    assert not [p for p in (tmp_path / "nlp").iterdir() if p.name.startswith(".")]
+
+
+@pytest.fixture(scope="module")
+def saved(trained_nlp, tmp_path_factory):
+    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
+    folder = tmp_path_factory.mktemp("saved")
+    trained_nlp.to_disk(folder / "model")
+    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
+    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
+    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
+    return folder
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002])
+def test_case_08_files_honour_the_umask(trained_nlp, tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        trained_nlp.to_disk(tmp_path / "model")
+        from spacy_gdcws.io import atomic_write_text
+
+        atomic_write_text(tmp_path / "out.txt", "x")
+    finally:
+        os.umask(old)
+    want = 0o666 & ~umask
+    files = [p for p in (tmp_path / "model").rglob("*") if p.is_file()] + [tmp_path / "out.txt"]
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in files} == {p.name: want for p in files}
+
+
+def test_case_06_config_and_checksums_are_verified(saved, tmp_path):
+    import shutil
+
+    def damaged(name, mutate):
+        folder = tmp_path / name
+        shutil.copytree(saved / "model", folder)
+        mutate(folder)
+        with pytest.raises(ValueError) as err:
+            spacy.load(folder)
+        return str(err.value)
+
+    config = (saved / "model" / "config.cfg").read_text(encoding="utf8")
+    assert "\ndepth = 2\n" in config
+    edited = damaged("edited", lambda f: (f / "config.cfg").write_text(config.replace("\ndepth = 2\n", "\ndepth = 3\n"), encoding="utf8"))
+    width = damaged("width", lambda f: (f / "config.cfg").write_text(config.replace("\nsigma = 2.0\n", "\nsigma = 3.0\n"), encoding="utf8"))
+    assert "E081" in width and "E081" in edited
+    assert "E082" in damaged("missing", lambda f: (f / "gdcws_segmenter" / "checksums.json").unlink())
+    assert "E082" in damaged("empty", lambda f: (f / "gdcws_segmenter" / "checksums.json").write_text(""))
+    assert "E064" in damaged("list", lambda f: (f / "gdcws_segmenter" / "checksums.json").write_text("[]"))
+    assert [t.text for t in spacy.load(saved / "model")("我爱北京")]  # the intact folder loads

@@ -1,0 +1,96 @@
+"""The spaCy project: README command 1's workflow and the tagger/parser workflow, run end to end on small data."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+from tests.util import ROOT
+
+
+def copy_project(tmp_path: Path) -> Path:
+    """The project files a user clones (no corpora beyond the shipped sample)."""
+    project = tmp_path / "project"
+    project.mkdir()
+    shutil.copy(ROOT / "project.yml", project / "project.yml")
+    for folder in ("configs",):
+        shutil.copytree(ROOT / folder, project / folder)
+    for folder in ("ud_zh", "ud_zh_more", "lexicon"):
+        shutil.copytree(ROOT / "assets" / folder, project / "assets" / folder)
+    return project
+
+
+def isolated(tmp_path: Path) -> Tuple[List[str], Dict[str, str]]:
+    """The environment that makes the project's package step install into a
+    folder of `tmp_path` (pip reads PIP_TARGET), found only through PYTHONPATH:
+    the running environment (a user's `zh_gdcws`) is never touched (#38, case 15)."""
+    target = tmp_path / "site"
+    path = os.pathsep.join([str(target), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # pip's own build of the sdist would run a second pip that fails beside PIP_TARGET:
+    # build it with the setuptools at hand (PIP_NO_BUILD_ISOLATION=0 means --no-build-isolation)
+    return [], {**os.environ, "PIP_TARGET": str(target), "PIP_NO_BUILD_ISOLATION": "0", "PYTHONPATH": path}
+
+
+def installed(name: str) -> str:
+    """What the running environment has under `name` (version and location), or "absent"."""
+    code = ("import importlib.metadata as m, sys\ntry:\n    d = m.distribution(sys.argv[1]); print(d.version, d.locate_file(''))\n"
+            "except m.PackageNotFoundError:\n    print('absent')")
+    return subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.slow
+def test_project_workflow_all(tmp_path):
+    project = copy_project(tmp_path)
+    before = installed("zh_gdcws")
+    pip_args, env = isolated(tmp_path)
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20", *pip_args]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    metrics = json.loads((project / "metrics" / "ud_gsd_more.general.json").read_text())
+    assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
+    predictions = (project / "predictions" / "ud_gsd_more.general.txt").read_text(encoding="utf8")
+    assert len(predictions.split("\n")[:-1]) == 500
+    # the packaged model carries the training data's licence, sources, accuracy and model card
+    code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); "
+            "print(json.dumps([[t.text for t in nlp('我爱北京天安门。')], nlp.meta['license'], nlp.meta['performance'], "
+            "nlp.meta['notes'], len(nlp.meta['sources'])]))")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    words, licence, performance, notes, n_sources = json.loads(fresh.stdout.strip().splitlines()[-1])
+    assert "".join(words) == "我爱北京天安门。"
+    assert licence == "CC BY-NC-SA 4.0" and n_sources == 6 and "Model card" in notes
+    assert "jieba" in notes and "天安" in notes  # the lexicon's source; the card shows the model's own words
+    assert performance["token_f"] == round(metrics["python"]["f"], 4)
+    # the user's own zh_gdcws is still the one they had (#38, case 15: failed on fda9378)
+    assert installed("zh_gdcws") == before
+
+
+@pytest.mark.slow
+def test_project_workflow_pipeline(tmp_path):
+    """Second stage: tagger + parser on the frozen segmenter's words, character-
+    aligned evaluation, and the packaged pipeline gives pos_, dep_ and head."""
+    project = copy_project(tmp_path)
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.corpus", "ud_gsdsimp",
+           "--vars.max_steps", "20",
+           "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
+    before = installed("zh_gdcwspipe")
+    pip_args, env = isolated(tmp_path)
+    out = subprocess.run(cmd + pip_args, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    metrics = json.loads((project / "metrics" / "ud_gsdsimp_pipeline.json").read_text())
+    assert metrics["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    assert metrics["gold_segmentation"]["words"]["f"] == 1.0
+    for setting in ("predicted_segmentation", "gold_segmentation"):
+        assert set(metrics[setting]) == {"words", "upos", "uas", "las"}
+    code = ("import spacy; doc = spacy.load('zh_gdcwspipe')('我爱北京天安门。'); "
+            "print(repr([(t.text, t.pos_, t.dep_, t.head.i) for t in doc]))")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    analysis = eval(fresh.stdout.strip())
+    assert "".join(w for w, _, _, _ in analysis) == "我爱北京天安门。"
+    assert all(pos and dep and 0 <= head < len(analysis) for _, pos, dep, head in analysis)
+    assert installed("zh_gdcwspipe") == before
