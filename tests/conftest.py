@@ -7,7 +7,20 @@ import pytest
 from spacy.language import Language
 
 from spacy_gdcws.readers import read_conll, read_sentences
-from tests.util import ROOT, corpus_path, train_pipeline
+from tests.util import (
+    NER_SAMPLE_WORDS,
+    ODD_TEXTS,
+    ROOT,
+    SXU_TEST,
+    block,
+    corpus_path,
+    ner_sample_docs,
+    plain_embed,
+    train_model,
+    train_pipeline,
+)
+
+UD_TEST = ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu"
 
 
 @pytest.fixture(scope="session")
@@ -26,6 +39,78 @@ def ud_sentences() -> List:
 def trained_nlp(sxu_sentences) -> Language:
     """The segmenter overfitted on 20 SXU sentences (shared: tests that change it use `trained_copy`)."""
     return train_pipeline(sxu_sentences)
+
+
+@pytest.fixture(scope="session")
+def lines() -> List[str]:
+    """300 lines: the SXU test file where the shared corpora are beside the repo, else UD test."""
+    if SXU_TEST.exists():
+        out = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
+    else:
+        out = ["".join(s.words) for s in read_conll(UD_TEST)]
+    return [line for line in out if line][:300]
+
+
+@pytest.fixture(scope="session")
+def texts() -> List[str]:
+    """UD test's first 300 sentences, `ODD_TEXTS`, and the SXU test lines where the shared corpora are."""
+    lines = ["".join(s.words) for _, s in zip(range(300), read_conll(UD_TEST))] + ODD_TEXTS
+    if SXU_TEST.exists():
+        lines += [line.replace(" ", "") for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
+    return lines
+
+
+@pytest.fixture(scope="session")
+def dropout_nlp() -> Language:
+    """A small segmenter with dropout in every layer (what makes train mode visible), trained for a few steps."""
+    model = {
+        "@architectures": "spacy_gdcws.CharSegmenter.v1",
+        "embed": plain_embed(width=32, char_rows=2000, bigram_rows=4000,
+                             bigram_width=16, dropout=0.3, lexicon_max_len=4),
+        "encoder": {"@architectures": "spacy_gdcws.IDCNN.v1", "width": 32, "dropout": 0.3},
+        "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16}}
+    sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))]
+    return train_model(model, sents, 15, 0.01)[0]
+
+
+@pytest.fixture(scope="session")
+def saved(trained_nlp, tmp_path_factory):
+    """`trained_nlp` on disk, with a gold file, its raw text and a dictionary."""
+    folder = tmp_path_factory.mktemp("saved")
+    trained_nlp.to_disk(folder / "model")
+    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
+    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
+    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def ner_pipeline(tmp_path_factory):
+    """A small segmenter trained on `NER_SAMPLE_WORDS`, then NER trained with
+    configs/ner_segmenter.cfg on its (frozen, annotating) words. RETURNS (nlp, folder)."""
+    import spacy
+    from spacy.cli.train import train
+    from spacy.tokens import DocBin
+
+    tmp = tmp_path_factory.mktemp("ner")
+    sentences = list(read_sentences(NER_SAMPLE_WORDS, "sighan"))
+    model = {"@architectures": "spacy_gdcws.CharSegmenter.v1",
+             "embed": plain_embed(width=32, char_rows=2000, bigram_rows=2000, bigram_width=16, lexicon_max_len=0),
+             "encoder": block("BiLSTM.v1", width=32, depth=1),
+             "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 32}}
+    seg, _ = train_model(model, sentences, steps=60, learn_rate=0.01)
+    seg.rename_pipe("gdcws_segmenter", "segmenter")  # the name the project's configs give it
+    seg.to_disk(tmp / "segmenter")
+    db = DocBin(store_user_data=True)
+    for doc in ner_sample_docs(seg.vocab):
+        db.add(doc)
+    db.to_disk(tmp / "ner.spacy")
+    train(ROOT / "configs" / "ner_segmenter.cfg", tmp / "out",
+          overrides={"paths.train": str(tmp / "ner.spacy"), "paths.dev": str(tmp / "ner.spacy"),
+                     "paths.segmenter": str(tmp / "segmenter"), "training.max_steps": 100,
+                     "training.eval_frequency": 50, "training.batcher.size.start": 12,
+                     "training.optimizer.learn_rate": 0.005})
+    return spacy.load(tmp / "out" / "model-best"), tmp
 
 
 @pytest.fixture

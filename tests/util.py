@@ -14,6 +14,16 @@ from spacy_gdcws.readers import sentence_to_doc
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = ROOT.parent / "shared" / "corpora"
+FIXTURES = ROOT / "tests" / "fixtures"
+# a tiny GDTransformer.v2 pipeline saved before the model was composed (tests/legacy)
+LEGACY_FIXTURE = FIXTURES / "legacy_gd_v2"
+# the SXU gold test file, where the shared corpora are beside the repository
+SXU_TEST = CORPORA / "sxu" / "test.txt"
+# invented text in Resume NER's format (the corpus is research-use data), and its words
+NER_SAMPLE = FIXTURES / "ner_invented_bmes.txt"
+NER_SAMPLE_WORDS = FIXTURES / "ner_invented_words.txt"
+# texts of every odd shape: empty, whitespace only, line breaks, astral characters, combining marks, emoji
+ODD_TEXTS = ["", " ", "  ", "\n", "北京 \n\n 大学", "a  b\tc\u3000d", "今天\r\n天气", "𠀀𠀁字", "e\u0301x", "😀👍🏽北京"]
 
 # where each setting of the small test model lives in the composed config
 _EMBED = ("char_rows", "char_seeds", "bigrams", "bigram_rows", "bigram_width", "lexicon_max_len", "lexicon_dropout",
@@ -187,3 +197,10 @@ def model_config(encoder: str, scorer: str, width: int = 32, **embed):
         "scorer": {**SCORERS[scorer], "width": width},
         "window": 24,
     }
+
+
+def ner_sample_docs(vocab) -> list:
+    """The docs of `NER_SAMPLE` (characters, entities on character offsets)."""
+    from spacy_gdcws.readers.char_bmes import read_char_bmes, sentence_to_ner_doc
+
+    return [sentence_to_ner_doc(vocab, s) for s in read_char_bmes(NER_SAMPLE)]

@@ -9,17 +9,12 @@ from pathlib import Path
 import pytest
 
 from spacy_gdcws.readers import read_conll
-from tests.util import ROOT
+from tests.util import LEGACY_FIXTURE, ROOT
 
 ray = pytest.importorskip("ray")
 
 # each test starts a local Ray
 pytestmark = pytest.mark.slow
-
-
-
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -70,7 +65,7 @@ def corpus(tmp_path_factory):
         plain = root / "plain" / name.replace(".gz", "")
         plain.parent.mkdir(parents=True, exist_ok=True)
         plain.write_bytes(data)
-        expected[name] = _segment_file(FIXTURE, plain, root / "single" / name.replace(".gz", ""))
+        expected[name] = _segment_file(LEGACY_FIXTURE, plain, root / "single" / name.replace(".gz", ""))
     return root, expected
 
 
@@ -78,7 +73,7 @@ def _read(path: Path) -> bytes:
     return gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
 
 
-def _run(source: Path, out: Path, model: Path = FIXTURE, **kwargs):
+def _run(source: Path, out: Path, model: Path = LEGACY_FIXTURE, **kwargs):
     from spacy_gdcws.app.corpus import segment_corpus
 
     return segment_corpus(source, out, str(model), actors=2, batch_size=1500, progress=False, **kwargs)
@@ -128,7 +123,7 @@ def test_resume_skips_only_what_the_manifest_proves_done(corpus, tmp_path):
     summary = _run(source, out)
     assert sorted(summary.skipped) == ["a.txt"] and summary.files == 2
     assert done.stat().st_mtime_ns == before
-    assert _read(out / "b.txt") == _segment_file(FIXTURE, tmp_path / "plain_b.txt", tmp_path / "single_b.txt")
+    assert _read(out / "b.txt") == _segment_file(LEGACY_FIXTURE, tmp_path / "plain_b.txt", tmp_path / "single_b.txt")
     assert _read(out / "sub" / "c.txt") == expected["sub/c.txt"]
     assert not [p for p in out.rglob(".*") if p.name != ".segment-corpus-manifest.json"]  # no temporary file left
 
@@ -141,7 +136,7 @@ def test_a_different_model_segments_again(corpus, tmp_path):
     _write(source / "a.txt", (root / "plain" / "a.txt").read_text(encoding="utf8").splitlines()[:2000])
     out = tmp_path / "out"
     _run(source, out)
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     nlp.get_pipe("gdcws_segmenter").threshold = 0.2
     other = tmp_path / "other_model"
     nlp.to_disk(other)
@@ -165,7 +160,7 @@ def test_a_bad_file_fails_alone_with_its_line(corpus, tmp_path):
     assert [name for name, _ in summary.failed] == ["bad.txt"]
     assert "E015" in summary.failed[0][1] and ":3:" in summary.failed[0][1]
     assert not (tmp_path / "out" / "bad.txt").exists()
-    run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(FIXTURE), str(source),
+    run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source),
                           str(tmp_path / "out_cli"), "--actors", "1", "--num-cpus", "2"], capture_output=True, text=True)
     assert run.returncode == 1 and "bad.txt" in run.stdout + run.stderr
     assert (tmp_path / "out_cli" / "a.txt").exists()
@@ -176,16 +171,16 @@ def test_locations_and_model_are_checked_before_ray_runs(corpus, tmp_path):
 
     root, _ = corpus
     with pytest.raises(ValueError, match="E047"):
-        segment_corpus(root / "in", tmp_path / "o", str(FIXTURE), actors=0)
+        segment_corpus(root / "in", tmp_path / "o", str(LEGACY_FIXTURE), actors=0)
     with pytest.raises(ValueError, match="E016"):
-        segment_corpus(tmp_path / "nothing", tmp_path / "o", str(FIXTURE))
+        segment_corpus(tmp_path / "nothing", tmp_path / "o", str(LEGACY_FIXTURE))
     with pytest.raises(ValueError, match="E088"):
-        segment_corpus(root / "in", root / "in" / "out", str(FIXTURE))
+        segment_corpus(root / "in", root / "in" / "out", str(LEGACY_FIXTURE))
     with pytest.raises(ValueError, match="E088"):
-        segment_corpus(root / "in", root / "in", str(FIXTURE))
+        segment_corpus(root / "in", root / "in", str(LEGACY_FIXTURE))
     single = root / "in" / "a.txt"
     with pytest.raises(ValueError, match="E077"):
-        segment_corpus(single, root / "in", str(FIXTURE))
+        segment_corpus(single, root / "in", str(LEGACY_FIXTURE))
     with pytest.raises(ValueError, match="E089"):
         segment_corpus(root / "in", tmp_path / "o", str(tmp_path / "no_such_model"))
     assert not (tmp_path / "o").exists()

@@ -155,17 +155,6 @@ def test_model_card_names_what_the_model_reads():
     assert "v2.5" in terms["sources"][0]["author"]
 
 
-@pytest.fixture(scope="module")
-def saved(trained_nlp, tmp_path_factory):
-    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
-    folder = tmp_path_factory.mktemp("saved")
-    trained_nlp.to_disk(folder / "model")
-    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
-    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
-    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
-    return folder
-
-
 @pytest.mark.slow
 def test_case_16_evaluate_says_which_scorer_ran(saved, tmp_path):
     import json as _json

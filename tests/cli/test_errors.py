@@ -7,9 +7,7 @@ import sys
 import pytest
 import spacy
 
-from tests.util import ROOT, run_cli
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+from tests.util import LEGACY_FIXTURE, run_cli
 
 
 @pytest.mark.parametrize("args,code", [
@@ -26,21 +24,10 @@ def test_bad_segment_arguments_are_one_line_errors(tmp_path, args, code):
     (tmp_path / "GOOD").write_text("北京\n", encoding="utf8")
     args = [str(tmp_path / a) if a in ("MISSING", "BAD", "GOOD") else a for a in args]
     out = tmp_path / "out.txt"
-    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(FIXTURE), str(tmp_path / "in.txt"), str(out), *args]
+    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(tmp_path / "in.txt"), str(out), *args]
     run = subprocess.run(cmd, capture_output=True, text=True)
     assert run.returncode == 1 and code in run.stderr and "Traceback" not in run.stderr, run.stderr
     assert not out.exists()
-
-
-@pytest.fixture(scope="module")
-def saved(trained_nlp, tmp_path_factory):
-    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
-    folder = tmp_path_factory.mktemp("saved")
-    trained_nlp.to_disk(folder / "model")
-    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
-    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
-    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
-    return folder
 
 
 @pytest.mark.parametrize("args, code", [

@@ -2,10 +2,7 @@
 import subprocess
 import sys
 
-from tests.util import ROOT
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
+from tests.util import LEGACY_FIXTURE
 
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
 
@@ -16,7 +13,7 @@ def test_segment_cli_with_a_user_dictionary(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text(TEXT + "\n\n天猫精灵\n", encoding="utf8")
     out = tmp_path / "out.txt"
-    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(FIXTURE), str(source), str(out), "--user-dict", str(dictionary)]
+    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(source), str(out), "--user-dict", str(dictionary)]
     run = subprocess.run(cmd, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     lines = out.read_text(encoding="utf8").split("\n")
@@ -29,7 +26,7 @@ def test_segment_cli_takes_several_dictionaries_with_modes(tmp_path):
     source = tmp_path / "in.txt"
     source.write_text(TEXT + "\n", encoding="utf8")
     out = tmp_path / "out.txt"
-    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(FIXTURE), str(source), str(out),
+    cmd = [sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(source), str(out),
            "--user-dict", str(tmp_path / "a.txt"), "--user-dict", f"{tmp_path / 'b.txt'}:force"]
     run = subprocess.run(cmd, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -1,7 +1,6 @@
 """`data.doc_arrays`: docs read into arrays in one pass give what the per-token code gave (features, forced gaps, words)."""
 import numpy
 import pytest
-import spacy
 from spacy.tokens import Doc
 
 from spacy_gdcws.data.doc_arrays import token_arrays
@@ -13,25 +12,7 @@ from spacy_gdcws.data.features import (
 )
 from spacy_gdcws.pipeline.words import merge_words, new_words_doc
 from spacy_gdcws.readers import read_conll
-from tests.util import ROOT
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
-
-
-ODD = ["", " ", "  ", "\n", "北京 \n\n 大学", "a  b\tc\u3000d", "今天\r\n天气", "𠀀𠀁字", "e\u0301x", "😀👍🏽北京"]
-
-
-def blank():
-    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
-
-
-@pytest.fixture(scope="module")
-def texts():
-    sents = [s for _, s in zip(range(300), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu"))]
-    lines = ["".join(s.words) for s in sents] + ODD
-    if SXU_TEST.exists():  # the SXU test lines, where the shared corpora are beside the repo
-        lines += [line.replace(" ", "") for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    return lines
+from tests.util import ODD_TEXTS, ROOT, char_blank
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +46,7 @@ def test_lexicon_index_equals_lexicon_features(texts, lexicon):
     are each doc's `lexicon_features`: no word spans a separator."""
     from spacy_gdcws.data.doc_arrays import DocBatch
 
-    nlp = blank()
+    nlp = char_blank()
     index = LexiconIndex(lexicon, 6)
     docs = list(nlp.tokenizer.pipe(texts))
     laid = DocBatch(docs).arrays
@@ -76,14 +57,14 @@ def test_lexicon_index_equals_lexicon_features(texts, lexicon):
 
 
 def test_char_classes_from_codes_equal_char_classes(texts):
-    nlp = blank()
+    nlp = char_blank()
     for doc in nlp.tokenizer.pipe(texts):
         a = token_arrays(doc)
         assert char_classes_from_codes(a.first, a.is_space).tolist() == char_classes([t.text for t in doc]).tolist()
 
 
 def test_token_arrays_equal_the_token_attributes(texts):
-    nlp = blank()
+    nlp = char_blank()
     for doc in nlp.tokenizer.pipe(texts):
         a = token_arrays(doc)
         assert a.text == doc.text
@@ -101,9 +82,9 @@ def test_batch_words_equal_merging_in_place(texts):
     from spacy_gdcws.data.char_doc import DocMaker
     from spacy_gdcws.data.doc_arrays import DocBatch, batch_words
 
-    nlp = blank()
+    nlp = char_blank()
     rng = numpy.random.default_rng(0)
-    docs = [nlp.make_doc(text) for text in texts[:200] + ODD]
+    docs = [nlp.make_doc(text) for text in texts[:200] + ODD_TEXTS]
     laid = DocBatch(docs).arrays
     bounds = (rng.random(len(laid.arrays) - 1) < 0.5) | laid.arrays.forced
     words, spaces, first, end = batch_words(laid, bounds)
@@ -121,7 +102,7 @@ def test_batch_words_equal_merging_in_place(texts):
 def test_batch_arrays_lay_docs_end_to_end():
     from spacy_gdcws.data.doc_arrays import batch_arrays
 
-    nlp = blank()
+    nlp = char_blank()
     docs = [nlp.make_doc(t) for t in ["我爱北京 天安门", "ab\n中国", "你好"]]
     batch = batch_arrays([token_arrays(d) for d in docs])
     flat = batch.arrays
@@ -144,11 +125,11 @@ def test_text_batch_arrays_equal_reading_each_doc(texts):
         text_batch_arrays,
     )
 
-    nlp = blank()
+    nlp = char_blank()
     rng = numpy.random.default_rng(3)
     alphabet = ["a", "中", " ", "  ", "\n", "\t", "\u3000", "\r\n", "e\u0301", "\x85", "\xa0", "😀"]
     mixed = ["".join(rng.choice(alphabet, size=int(rng.integers(0, 8)))) for _ in range(300)]
-    for batch_texts in (texts[:400], ODD, mixed, [""], ["", ""], [" ", "", "字"]):
+    for batch_texts in (texts[:400], ODD_TEXTS, mixed, [""], ["", ""], [" ", "", "字"]):
         got = text_batch_arrays(batch_texts)
         want = batch_arrays([read_token_arrays(nlp.make_doc(t)) for t in batch_texts])
         for field in ("orth", "idx", "length", "is_space", "trailing", "codes", "first", "breaks"):
@@ -165,7 +146,7 @@ def test_a_doc_batch_reads_the_tokens_of_other_docs():
     from spacy_gdcws.data.doc_arrays import DocBatch
     from spacy_gdcws.pipeline.words import check_char_tokens
 
-    nlp = blank()
+    nlp = char_blank()
     merged = nlp.make_doc("北京大学")
     with merged.retokenize() as retokenizer:
         retokenizer.merge(merged[0:2])

@@ -5,13 +5,11 @@ import pytest
 import spacy
 
 from spacy_gdcws.data.tokenizer import ChineseCharTokenizer, char_words_and_spaces
-from tests.util import ROOT
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+from tests.util import LEGACY_FIXTURE
 
 
 def test_a_lone_surrogate_is_a_coded_error():
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     with pytest.raises(ValueError, match="E066.*U\\+D800.*character 3"):
         nlp("北京a\ud800b")
 

@@ -20,8 +20,9 @@ from spacy_gdcws.decoding.priors import (
 )
 from tests.decoding.reference import viterbi
 from tests.util import (
-    ROOT,
+    LEGACY_FIXTURE,
     SMALL_MODEL,
+    SXU_TEST,
     make_examples,
     train_pipeline,
 )
@@ -362,14 +363,6 @@ def test_batched_tag_chain_viterbi_equals_the_gap_viterbi():
         assert got.tolist() == want.tolist()
 
 
-
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
-
-
 def words(nlp, text):
     return [t.text for t in nlp(text)]
 
@@ -382,7 +375,7 @@ def test_strong_priors_do_not_run_across_a_line_break():
         pytest.skip(f"{SXU_TEST} not available")
     sxu = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n") if line.strip()]
     before, line = sxu[288], sxu[289]
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     seg = nlp.get_pipe("gdcws_segmenter")
     seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight = 3.0, 3.0, 0.0
     alone = words(nlp, line)

@@ -3,18 +3,7 @@ import pytest
 import spacy
 
 from spacy_gdcws.decoding.units import unit_spans
-from tests.util import ROOT
-
-
-@pytest.fixture(scope="module")
-def saved(trained_nlp, tmp_path_factory):
-    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
-    folder = tmp_path_factory.mktemp("saved")
-    trained_nlp.to_disk(folder / "model")
-    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
-    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
-    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
-    return folder
+from tests.util import LEGACY_FIXTURE
 
 
 @pytest.mark.parametrize("text, unit", [("café Zürich", "café"), ("我在Zürich工作", "Zürich"), ("ＡＢＣ公司", "ＡＢＣ"), ("naïve的", "naïve")])
@@ -45,9 +34,6 @@ def test_case_12_a_force_word_never_cuts_an_atomic_unit(trained_nlp, text, unit,
     assert any(unit in t for t in tokens) and "".join(tokens) == text, tokens
 
 
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
-
 # (kind, text, the unit that must lie inside one word)
 CASES = [
     ("url", "请访问https://www.example.com/path?q=1&lang=zh了解详情。", "https://www.example.com/path?q=1&lang=zh"),
@@ -72,7 +58,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def nlp():
-    return spacy.load(FIXTURE)
+    return spacy.load(LEGACY_FIXTURE)
 
 
 @pytest.mark.parametrize("kind,text,unit", CASES)

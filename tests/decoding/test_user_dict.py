@@ -3,17 +3,14 @@ import pytest
 import spacy
 
 from spacy_gdcws.decoding.user_dict import UserDictionary, read_user_dict
-from tests.util import ROOT, block, plain_embed
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
+from tests.util import LEGACY_FIXTURE, block, plain_embed
 
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
 
 
 @pytest.fixture()
 def nlp():
-    return spacy.load(FIXTURE)
+    return spacy.load(LEGACY_FIXTURE)
 
 
 def words(nlp, text=TEXT):
@@ -69,7 +66,7 @@ def test_dictionary_is_saved_with_the_pipeline(nlp, tmp_path):
     nlp.to_disk(tmp_path / "nlp")
     loaded = spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter")
     assert loaded.user_dict.words == {"小米手机": "force", "天猫精灵": "prefer"}
-    again = spacy.load(FIXTURE)
+    again = spacy.load(LEGACY_FIXTURE)
     again.from_bytes(nlp.to_bytes())
     assert again.get_pipe("gdcws_segmenter").user_dict.words == seg.user_dict.words
     assert "小米手机" in words(again)

@@ -1,7 +1,7 @@
 """`eval.ner_eval`: entities scored on character offsets, reachability, and a small NER trained over a frozen segmenter (configs/ner_segmenter.cfg)."""
 import pytest
 import spacy
-from spacy.tokens import Doc, DocBin
+from spacy.tokens import Doc
 
 from spacy_gdcws.eval.ner_eval import (
     evaluate_ner,
@@ -9,54 +9,7 @@ from spacy_gdcws.eval.ner_eval import (
     score_entities,
     unreachable,
 )
-from spacy_gdcws.readers.char_bmes import (
-    read_char_bmes,
-    sentence_to_ner_doc,
-)
-from tests.util import ROOT
-
-FIXTURES = ROOT / "tests" / "fixtures"
-
-
-SAMPLE = FIXTURES / "ner_invented_bmes.txt"
-
-
-SAMPLE_WORDS = FIXTURES / "ner_invented_words.txt"
-
-
-def sample_docs(vocab):
-    return [sentence_to_ner_doc(vocab, s) for s in read_char_bmes(SAMPLE)]
-
-
-@pytest.fixture(scope="module")
-def ner_pipeline(tmp_path_factory):
-    """A small segmenter trained on the fixture's words, then NER trained with
-    configs/ner_segmenter.cfg on its (frozen, annotating) words."""
-    from spacy.cli.train import train
-
-    from spacy_gdcws.readers import read_sentences
-    from tests.util import block, plain_embed, train_model
-
-    tmp = tmp_path_factory.mktemp("ner")
-    sentences = list(read_sentences(SAMPLE_WORDS, "sighan"))
-    model = {"@architectures": "spacy_gdcws.CharSegmenter.v1",
-             "embed": plain_embed(width=32, char_rows=2000,
-                       bigram_rows=2000, bigram_width=16, lexicon_max_len=0),
-             "encoder": block("BiLSTM.v1", width=32, depth=1),
-             "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 32}}
-    seg, _ = train_model(model, sentences, steps=60, learn_rate=0.01)
-    seg.rename_pipe("gdcws_segmenter", "segmenter")  # the name the project's configs give it
-    seg.to_disk(tmp / "segmenter")
-    db = DocBin(store_user_data=True)
-    for doc in sample_docs(seg.vocab):
-        db.add(doc)
-    db.to_disk(tmp / "ner.spacy")
-    train(ROOT / "configs" / "ner_segmenter.cfg", tmp / "out",
-          overrides={"paths.train": str(tmp / "ner.spacy"), "paths.dev": str(tmp / "ner.spacy"),
-                     "paths.segmenter": str(tmp / "segmenter"), "training.max_steps": 100,
-                     "training.eval_frequency": 50, "training.batcher.size.start": 12,
-                     "training.optimizer.learn_rate": 0.005})
-    return spacy.load(tmp / "out" / "model-best"), tmp
+from tests.util import ner_sample_docs
 
 
 def test_score_entities():
@@ -83,7 +36,7 @@ def test_unreachable():
 def test_ner_on_frozen_segmenter(ner_pipeline):
     nlp, tmp = ner_pipeline
     assert nlp.pipe_names == ["segmenter", "tok2vec", "ner"]
-    golds = sample_docs(nlp.vocab)
+    golds = ner_sample_docs(nlp.vocab)
     predicted = list(nlp.pipe(g.text for g in golds))
     for doc, gold in zip(predicted, golds):
         assert doc.text == gold.text

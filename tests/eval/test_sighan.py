@@ -7,24 +7,11 @@ import sys
 import pytest
 
 from spacy_gdcws.eval.sighan import parse_perl_summary, score_files, split_line
-from spacy_gdcws.readers import read_conll
-from tests.util import ROOT, corpus_path, run_cli
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
+from tests.util import corpus_path, run_cli
 
 
 def words(nlp, text):
     return [t.text for t in nlp(text)]
-
-
-@pytest.fixture(scope="module")
-def lines():
-    """300 lines: the SXU test file where the shared corpora are beside the repo, else UD test."""
-    if SXU_TEST.exists():
-        out = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    else:
-        out = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    return [line for line in out if line][:300]
 
 
 @pytest.fixture(scope="module")

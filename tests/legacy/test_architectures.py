@@ -5,10 +5,7 @@ import numpy
 import pytest
 import spacy
 
-from tests.util import ROOT
-
-FIXTURES = ROOT / "tests" / "fixtures"
-
+from tests.util import FIXTURES
 
 TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "a", "北京\n\n大学", "２０１９年，ＡＢＣ公司。" * 3]
 

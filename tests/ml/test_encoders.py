@@ -19,9 +19,6 @@ from tests.util import (
 TEXTS = ["我爱北京天安门。\n今天 天气很好", "", " ", "a", "北京\n\n大学", "２０１９年，ＡＢＣ公司。" * 3]
 
 
-blank = char_blank
-
-
 def train(model, sentences, steps=12, nlp=None):
     return train_model(model, sentences, steps, 0.01, nlp=nlp)
 
@@ -40,7 +37,7 @@ def test_every_encoder_with_every_scorer_trains_and_round_trips(encoder, scorer,
     assert got == [[t.text for t in nlp(text)] for text in TEXTS]  # pipe == call
     nlp.to_disk(tmp_path / "nlp")
     assert words(spacy.load(tmp_path / "nlp")) == got
-    again = blank()
+    again = char_blank()
     again.add_pipe("gdcws_segmenter", config={"model": model_config(encoder, scorer)})
     again.from_bytes(nlp.to_bytes())
     assert words(again) == got
@@ -108,16 +105,16 @@ def test_idcnn_receptive_field_is_as_computed():
 
 
 def test_crf_tagger_rejects_gap_decoding_settings(ud_sentences):
-    nlp = blank()
+    nlp = char_blank()
     with pytest.raises(ValueError, match="E044"):
         nlp.add_pipe("gdcws_segmenter", config={"model": model_config("bilstm", "crf"), "transition_weight": 1.0})
-    nlp = blank()
+    nlp = char_blank()
     with pytest.raises(ValueError, match="E044"):
         nlp.add_pipe("gdcws_segmenter", config={"model": model_config("bilstm", "crf"), "loss": "crf"})
 
 
 def test_pretrained_vectors_reach_the_model_and_are_saved(ud_sentences, tmp_path):
-    nlp = blank()
+    nlp = char_blank()
     chars = sorted({c for s in ud_sentences for w in s.words for c in w})
     rng = numpy.random.default_rng(0)
     for c in chars[: len(chars) // 2]:

@@ -3,31 +3,16 @@ import pytest
 import spacy
 
 from spacy_gdcws.readers import read_conll
-from tests.util import ROOT
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
+from tests.util import LEGACY_FIXTURE, ROOT
 
 
 def words(nlp, text):
     return [t.text for t in nlp(text)]
 
 
-@pytest.fixture(scope="module")
-def lines():
-    """300 lines: the SXU test file where the shared corpora are beside the repo, else UD test."""
-    if SXU_TEST.exists():
-        out = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    else:
-        out = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    return [line for line in out if line][:300]
-
-
 @pytest.fixture(scope="module", params=["greedy", "priors"])
 def context_nlp(request):
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     if request.param == "priors":
         seg = nlp.get_pipe("gdcws_segmenter")
         seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight = 1.0, 1.0, 2.0
@@ -51,7 +36,6 @@ def test_lines_joined_in_pairs_keep_their_words(context_nlp, lines):
 
 
 def test_case_05_an_indented_line_segments_as_inside_a_document(trained_nlp):
-    from spacy_gdcws.readers import read_conll
 
     sentences = [s for _, s in zip(range(150), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))]
     lines = ["\u3000\u3000" + "".join(s.words) for s in sentences] + [" " + "".join(s.words) + "\u3000" for s in sentences[:50]]

@@ -6,8 +6,8 @@ import sys
 import pytest
 import spacy
 
-from spacy_gdcws.readers import read_conll, read_sentences
-from tests.util import ROOT, corpus_path
+from spacy_gdcws.readers import read_sentences
+from tests.util import LEGACY_FIXTURE, corpus_path
 
 MEASURE = r"""
 import json, resource, sys
@@ -88,33 +88,15 @@ def test_cutting_a_line_changes_nothing_away_from_the_cuts(trained_nlp):
     assert compared > 8000
 
 
-
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
-
-
 def words(nlp, text):
     return [t.text for t in nlp(text)]
-
-
-@pytest.fixture(scope="module")
-def lines():
-    """300 lines: the SXU test file where the shared corpora are beside the repo, else UD test."""
-    if SXU_TEST.exists():
-        out = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    else:
-        out = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    return [line for line in out if line][:300]
 
 
 @pytest.mark.slow
 def test_a_long_line_segments_in_windows(lines):
     """A 2M-character line (no line break) segments whole; each window is bounded
     (research/benchmarks/speed.py measures the memory of 1M lines and 10M characters)."""
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     nlp.max_length = 3_000_000
     text = ("".join(lines) * (2_000_000 // len("".join(lines)) + 1))[:2_000_000]
     doc = nlp(text)

@@ -7,14 +7,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.pipeline.segmenter import GDSegmenter
-from tests.util import ROOT, SMALL_MODEL, small_model, train_pipeline
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
-
-
-def blank():
-    return spacy.blank("zh", config={"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}})
-
+from tests.util import LEGACY_FIXTURE, SMALL_MODEL, small_model, train_pipeline
 
 INPUTS = ["", " ", "   ", "\n", "\n\n\n", "\t", "\u3000", " \u3000\n ", "\x00", "\x00\x01\x02北京\x7f", "\u200b\u200b",
           "北", "北 京", "北  京", "北\u3000京", "北\r\n京", " 北京 ", "\ufeff北京", "a", "ab", "𠀀𠀁", "🇨🇳北京"]
@@ -22,7 +15,7 @@ INPUTS = ["", " ", "   ", "\n", "\n\n\n", "\t", "\u3000", " \u3000\n ", "\x00", 
 
 def test_word_tokens_are_refused_not_passed_through():
     """Failed on c5cdd2a: a doc of words came back unchanged."""
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     seg = nlp.get_pipe("gdcws_segmenter")
     doc = Doc(nlp.vocab, words=["北京", "大学", "在", "这里"], spaces=[False] * 4)
     with pytest.raises(ValueError, match="E014"):
@@ -39,7 +32,7 @@ def test_word_tokens_are_refused_not_passed_through():
 
 @pytest.mark.parametrize("text", INPUTS)
 def test_odd_inputs_keep_their_text_and_pipe_equals_call(text):
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     doc = nlp(text)
     assert doc.text == text
     assert [t.text for t in next(nlp.pipe([text]))] == [t.text for t in doc]

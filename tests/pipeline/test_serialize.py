@@ -7,9 +7,7 @@ from pathlib import Path
 import pytest
 import spacy
 
-from tests.util import ROOT
-
-FIXTURE = ROOT / "tests" / "fixtures" / "legacy_gd_v2"
+from tests.util import LEGACY_FIXTURE
 
 
 def words(nlp, text):
@@ -43,7 +41,7 @@ def _corrupt(path: Path, how: str) -> None:
     ("checksums.json", "truncate", "E064"),
 ])
 def test_corrupt_files_fail_at_load_naming_the_file(tmp_path, name, how, code):
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     nlp.to_disk(tmp_path / "nlp")
     _corrupt(tmp_path / "nlp" / "gdcws_segmenter" / name, how)
     with pytest.raises(ValueError, match=code) as error:
@@ -52,14 +50,14 @@ def test_corrupt_files_fail_at_load_naming_the_file(tmp_path, name, how, code):
 
 
 def test_words_missing_from_a_pipeline_without_checksums(tmp_path):
-    shutil.copytree(FIXTURE, tmp_path / "old")
+    shutil.copytree(LEGACY_FIXTURE, tmp_path / "old")
     (tmp_path / "old" / "gdcws_segmenter" / "words.txt").write_text("", encoding="utf8")
     with pytest.raises(ValueError, match="E065.*words.txt"):
         spacy.load(tmp_path / "old")
 
 
 def test_a_truncated_config_does_not_load(tmp_path):
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     nlp.to_disk(tmp_path / "nlp")
     config = tmp_path / "nlp" / "config.cfg"
     text = config.read_text(encoding="utf8")
@@ -70,7 +68,7 @@ def test_a_truncated_config_does_not_load(tmp_path):
 
 def test_a_failed_save_leaves_the_previous_folder(tmp_path, monkeypatch):
     """Failed on c5cdd2a: the half-written folder stayed and later loaded."""
-    nlp = spacy.load(FIXTURE)
+    nlp = spacy.load(LEGACY_FIXTURE)
     nlp.to_disk(tmp_path / "nlp")
     seg = nlp.get_pipe("gdcws_segmenter")
     seg.add_words(["北京大学"])
@@ -83,17 +81,6 @@ def test_a_failed_save_leaves_the_previous_folder(tmp_path, monkeypatch):
         nlp.to_disk(tmp_path / "nlp")
     assert spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter").user_dict.words == {}
     assert not [p for p in (tmp_path / "nlp").iterdir() if p.name.startswith(".")]
-
-
-@pytest.fixture(scope="module")
-def saved(trained_nlp, tmp_path_factory):
-    """The small trained pipeline on disk, with a gold file, its raw text and a dictionary."""
-    folder = tmp_path_factory.mktemp("saved")
-    trained_nlp.to_disk(folder / "model")
-    (folder / "gold.txt").write_text("我  爱  北京\n天安门  。\n", encoding="utf8")
-    (folder / "dict.txt").write_text("北京\n天安门\n", encoding="utf8")
-    (folder / "in.txt").write_text("我爱北京\n天安门。\n", encoding="utf8")
-    return folder
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o002])

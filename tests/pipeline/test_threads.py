@@ -2,39 +2,9 @@
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
-from spacy_gdcws.readers import read_conll
-from tests.util import ROOT, plain_embed, train_model
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
-
 
 def words(nlp, text):
     return [t.text for t in nlp(text)]
-
-
-@pytest.fixture(scope="module")
-def lines():
-    """300 lines: the SXU test file where the shared corpora are beside the repo, else UD test."""
-    if SXU_TEST.exists():
-        out = ["".join(line.split()) for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    else:
-        out = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    return [line for line in out if line][:300]
-
-
-@pytest.fixture(scope="module")
-def dropout_nlp():
-    """A small segmenter with dropout in every layer (what makes train mode visible), trained for a few steps."""
-    model = {
-        "@architectures": "spacy_gdcws.CharSegmenter.v1",
-        "embed": plain_embed(width=32, char_rows=2000, bigram_rows=4000,
-                  bigram_width=16, dropout=0.3, lexicon_max_len=4),
-        "encoder": {"@architectures": "spacy_gdcws.IDCNN.v1", "width": 32, "dropout": 0.3},
-        "scorer": {"@architectures": "spacy_gdcws.GapScorer.v1", "width": 32, "hidden": 16}}
-    sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))]
-    return train_model(model, sents, 15, 0.01)[0]
 
 
 def test_four_threads_give_the_single_thread_words(dropout_nlp, lines):

@@ -3,22 +3,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc
 
-from spacy_gdcws.readers import read_conll
-from tests.util import ROOT
-
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
-
-
-ODD = ["", " ", "  ", "\n", "北京 \n\n 大学", "a  b\tc\u3000d", "今天\r\n天气", "𠀀𠀁字", "e\u0301x", "😀👍🏽北京"]
-
-
-@pytest.fixture(scope="module")
-def texts():
-    sents = [s for _, s in zip(range(300), read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu"))]
-    lines = ["".join(s.words) for s in sents] + ODD
-    if SXU_TEST.exists():  # the SXU test lines, where the shared corpora are beside the repo
-        lines += [line.replace(" ", "") for line in SXU_TEST.read_text(encoding="utf8").split("\n")]
-    return lines
+from tests.util import ODD_TEXTS, ROOT
 
 
 def test_pipe_returns_new_docs_with_user_data_cats_and_spans():
@@ -33,7 +18,7 @@ def test_pipe_returns_new_docs_with_user_data_cats_and_spans():
     assert out.text == "我爱北京天安门。"
     assert out._.source == "web" and out.cats == {"news": 1.0}
     assert [(s.text, s.label_) for s in out.spans["places"]] == [("北京", "LOC")]
-    assert [d.text for d in nlp.pipe(ODD)] == ODD
+    assert [d.text for d in nlp.pipe(ODD_TEXTS)] == ODD_TEXTS
 
 
 @pytest.mark.parametrize("priors", [0.0, 1.0, 3.0])
@@ -48,7 +33,7 @@ def test_batch_decoding_equals_each_doc_alone(texts, priors, user_dict):
     if user_dict:
         seg.add_words(["北京大学", "天气", "ab"], mode="force")
         seg.add_words(["中国", "今天"], mode="prefer")
-    sample = texts[:200] + ODD + ["http://a.cn/x", "3.5%北京", "北京3.5%", "e\u0301", "\u0301开头", "结尾\u200d"]
+    sample = texts[:200] + ODD_TEXTS + ["http://a.cn/x", "3.5%北京", "北京3.5%", "e\u0301", "\u0301开头", "结尾\u200d"]
     docs = [nlp.make_doc(t) for t in sample]
     scores = seg.predict(docs)
     together = seg.decode(docs, scores)

@@ -12,17 +12,7 @@ from spacy_gdcws.readers.char_bmes import (
     sentence_to_ner_doc,
     write_char_bmes,
 )
-from tests.util import ROOT, corpus_path
-
-FIXTURES = ROOT / "tests" / "fixtures"
-
-
-SAMPLE = FIXTURES / "ner_invented_bmes.txt"
-
-
-def sample_docs(vocab):
-    return [sentence_to_ner_doc(vocab, s) for s in read_char_bmes(SAMPLE)]
-
+from tests.util import NER_SAMPLE, corpus_path, ner_sample_docs
 
 BAD_FILES = [
     # (content, code, line)
@@ -45,7 +35,7 @@ BAD_FILES = [
 
 
 def test_read_sample():
-    sents = list(read_char_bmes(SAMPLE))
+    sents = list(read_char_bmes(NER_SAMPLE))
     assert len(sents) == 12
     first = sents[0]
     assert first.text == "张伟，男，中国国籍，无境外居留权。"
@@ -62,10 +52,10 @@ def test_round_trip_through_docbin():
     """file -> sentences -> DocBin -> docs -> sentences -> file gives the same bytes."""
     nlp = spacy.blank("zh")
     db = DocBin(store_user_data=True)
-    for doc in sample_docs(nlp.vocab):
+    for doc in ner_sample_docs(nlp.vocab):
         db.add(doc)
     docs = list(DocBin().from_bytes(db.to_bytes()).get_docs(nlp.vocab))
-    assert write_char_bmes(doc_to_sentence(d) for d in docs) == SAMPLE.read_text(encoding="utf8")
+    assert write_char_bmes(doc_to_sentence(d) for d in docs) == NER_SAMPLE.read_text(encoding="utf8")
 
 
 def test_round_trip_resume_ner():
