@@ -296,7 +296,11 @@ def main() -> None:
     parser.add_argument("--model", help="trained pipeline (path or package) with a gdcws_segmenter")
     parser.add_argument("--baseline-model", help="another trained pipeline, for the gdcws_pipe_baseline contender")
     parser.add_argument("--baseline-code", type=Path,
-                        help="a checkout of an earlier commit: gdcws_pipe_baseline imports its spacy_gdcws (PYTHONPATH)")
+                        help="a checkout of an earlier commit: gdcws_pipe_baseline imports its spacy_gdcws (PYTHONPATH; "
+                             "where registered functions moved between the two, use --baseline-python: the installed "
+                             "entry points name the current modules)")
+    parser.add_argument("--baseline-python", type=Path,
+                        help="the Python of a venv where an earlier commit is installed: gdcws_pipe_baseline runs there")
     parser.add_argument("--fast-model", help="a trained fast pipeline (configs/fast.cfg), for gdcws_fast / gdcws_fast_bf16")
     parser.add_argument("--pkuseg-model", type=Path, help="pkuseg model folder (e.g. from research/scripts/baselines.py)")
     parser.add_argument("--sxu-test", type=Path, default=ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt")
@@ -330,7 +334,8 @@ def main() -> None:
         print(f"skipped (no --model / --pkuseg-model / --baseline-model / --fast-model): {skipped}", file=sys.stderr)
     results = []
     for round_no, inp, name in ((k, i, c) for k in range(1, args.rounds + 1) for i in args.inputs for c in contenders):
-        cmd = [sys.executable, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs), "--warmup", args.warmup,
+        python = str(args.baseline_python) if args.baseline_python and name in NEEDS_BASELINE else sys.executable
+        cmd = [python, __file__, "--worker", name, "--input", inp, "--runs", str(args.runs), "--warmup", args.warmup,
                "--batch-size", str(args.batch_size), "--sxu-test", str(args.sxu_test),
                "--threads", str(args.threads), "--gpu-id", str(args.gpu_id)] + (["--linear-char"] if args.linear_char else [])
         if args.model:
@@ -365,7 +370,8 @@ def write_report(args: argparse.Namespace, results: List[Dict[str, object]],
     report: Dict[str, object] = {
         "command": " ".join([Path(sys.executable).name] + sys.argv), "machine": machine(), "runs": args.runs, "warmup": args.warmup,
         "model": args.model, "baseline_model": args.baseline_model,
-        "baseline_code": str(args.baseline_code) if args.baseline_code else None, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
+        "baseline_code": str(args.baseline_code) if args.baseline_code else None,
+        "baseline_python": str(args.baseline_python) if args.baseline_python else None, "fast_model": args.fast_model, "pkuseg_model": str(args.pkuseg_model), "rounds": args.rounds, "results": results, "medians": medians(results), "ratios": ratios(results),
     }
     if quantization is not None:
         report["quantization"] = quantization

@@ -5,11 +5,8 @@ from typing import Optional
 from spacy.language import Language
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.ml.quantize import quantize_model
-from spacy_gdcws.ml.shims import set_mixed_precision
+from spacy_gdcws.ml.precision import PRECISIONS, set_model_precision
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
-
-PRECISIONS = ("saved", "fp32", "bf16", "int8")
 
 
 def set_threads(threads: Optional[int] = None, n_process: int = 1) -> int:
@@ -26,25 +23,22 @@ def set_threads(threads: Optional[int] = None, n_process: int = 1) -> int:
 
 
 def set_precision(nlp: Language, precision: str = "saved") -> None:
-    """Run every segmenter of the pipeline in `precision`: "saved" (as the pipeline
-    was saved), "fp32", "bf16" (autocast, as `mixed_precision = true`) or "int8"
-    (`ml.quantize`: Linear layers; the pipeline can then not be saved). How often
-    each changes the words of the fp32 model, and what it costs: docs/speed.md."""
+    """Run every segmenter of the pipeline in `precision`: "saved" (as the pipeline's
+    config says), "fp32", "bf16" (autocast, as `mixed_precision = true`) or "int8"
+    (`ml.precision`: Linear layers; the pipeline can then not be saved until set to
+    another precision). Each setting replaces the last whole. How often each changes
+    the words of the fp32 model, and what it costs: docs/speed.md."""
     if precision not in PRECISIONS:
         raise ValueError(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     for name in segmenter_names(nlp):
-        model = nlp.get_pipe(name).model
-        if precision == "int8":
-            quantize_model(model)
-        elif precision in ("fp32", "bf16"):
-            set_mixed_precision(model, precision == "bf16")
+        set_model_precision(nlp.get_pipe(name).model, precision)
 
 
 def quantize_segmenter(nlp: Language, name: Optional[str] = None) -> None:
     """Quantise the Linear layers of the pipeline's segmenter to int8, in place
-    (`ml.quantize.quantize_model`: it then predicts only).
+    (`ml.precision`: it then predicts only).
 
     nlp (Language): A pipeline with a `gdcws_segmenter`.
     name (Optional[str]): The segmenter's name (default: the first one).
     """
-    quantize_model(nlp.get_pipe(find_segmenter(nlp, name)).model)
+    set_model_precision(nlp.get_pipe(find_segmenter(nlp, name)).model, "int8")

@@ -113,3 +113,30 @@ def packed_viterbi(steps: numpy.ndarray, gaps: numpy.ndarray, lengths: numpy.nda
     after[starts + lengths - 1] = False  # a doc's last token has no gap of the doc after it
     out[:] = after[: len(out)]
     return out
+
+
+def runs_between(cut: numpy.ndarray, starts: numpy.ndarray, lengths: numpy.ndarray):
+    """The runs of tokens between cut tokens, within each doc (cut tokens left out): what
+    `packed_viterbi` decodes as its rows, so that a line (the tokens between two line
+    breaks) is decoded on its own, as when it is a doc of its own, wherever it stands.
+
+    Exact where the cut tokens are hard boundaries (the gaps on both sides forced) whose
+    potentials do not depend on the tag before them (a unit break's, which the model does
+    not score): the best labelling of the whole doc is then that of its runs, each
+    starting after the virtual S that a doc starts after.
+
+    cut (numpy.ndarray): bool (N,) over the flat tokens. starts, lengths: each doc's
+        first flat token and its number of tokens (tokens of no doc are never in a run).
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray]): each run's first flat token and length.
+    """
+    n = len(cut)
+    inside = numpy.zeros(n + 1, dtype=numpy.int64)
+    numpy.add.at(inside, starts, 1)
+    numpy.add.at(inside, starts + lengths, -1)
+    keep = (numpy.cumsum(inside[:n]) > 0) & ~numpy.asarray(cut, dtype=bool)
+    doc_start = numpy.zeros(n + 1, dtype=bool)
+    doc_start[starts] = True
+    first = keep & (doc_start[:n] | ~numpy.concatenate([[False], keep[:-1]]))
+    last = keep & (doc_start[1:] | ~numpy.concatenate([keep[1:], [False]]))
+    run_starts = numpy.flatnonzero(first)
+    return run_starts, numpy.flatnonzero(last) - run_starts + 1

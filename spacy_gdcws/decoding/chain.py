@@ -9,7 +9,7 @@ from typing import Optional, Sequence, Tuple
 
 import numpy
 
-from spacy_gdcws.data.bmes import AFTER, BEFORE, STEP_NEXT, packed_viterbi
+from spacy_gdcws.data.bmes import AFTER, BEFORE, STEP_NEXT, packed_viterbi, runs_between
 
 
 def _pair_steps(n: int, log_trans: numpy.ndarray, weight: float,
@@ -126,10 +126,14 @@ def tag_chain_emissions(logits: numpy.ndarray, log_trans: numpy.ndarray, weight:
 
 
 def padded_viterbi(emissions: numpy.ndarray, constraints: numpy.ndarray, lengths: numpy.ndarray,
-                   starts: numpy.ndarray) -> numpy.ndarray:
+                   starts: numpy.ndarray, cuts: Optional[numpy.ndarray] = None) -> numpy.ndarray:
     """`batch_viterbi` for docs laid end to end (`doc_arrays.BatchArrays`):
     the flat tag scores (N, 4) and gap constraints (N - 1,) are decoded at
     once (`data.bmes.packed_viterbi`: no padding, one step per position of the
-    longest doc), and the labelling comes back flat (N - 1,) (False at the
-    separators' gaps)."""
-    return packed_viterbi(numpy.asarray(emissions)[:, STEP_NEXT], numpy.asarray(constraints), lengths, starts)
+    longest run), and the labelling comes back flat (N - 1,) (False at the
+    separators' gaps). `cuts`: bool (N,), the unit breaks, where decoding starts
+    afresh (`data.bmes.runs_between`: a line decodes as it does alone)."""
+    constraints = numpy.asarray(constraints)
+    row_starts, row_lengths = (starts, lengths) if cuts is None else runs_between(cuts, starts, lengths)
+    bounds = packed_viterbi(numpy.asarray(emissions)[:, STEP_NEXT], constraints, row_lengths, row_starts)
+    return bounds | (constraints == 1)

@@ -16,18 +16,22 @@ from spacy_gdcws.data.bmes import (
     STEP_PREV,
     TAG_COLUMNS,
     packed_viterbi,
+    runs_between,
 )
 from spacy_gdcws.data.ragged import interleaved
 
 
 def crf_boundaries(scores: Sequence[numpy.ndarray], constraints: Sequence[numpy.ndarray],
-                   bias: Optional[Sequence[Optional[numpy.ndarray]]] = None) -> List[numpy.ndarray]:
+                   bias: Optional[Sequence[Optional[numpy.ndarray]]] = None,
+                   cuts: Optional[Sequence[numpy.ndarray]] = None) -> List[numpy.ndarray]:
     """The Viterbi segmentation of each doc under its CRF potentials.
 
     scores: one (n, >= 16) array per doc (n >= 1). constraints: one (n - 1,)
         array per doc: -1 free, 0 no boundary, 1 boundary (bool arrays: True =
         must be a boundary). bias: per doc None or (n - 1,) boundary-logit
-        bonuses (the user dictionary's "prefer" words).
+        bonuses (the user dictionary's "prefer" words). cuts: per doc None or
+        bool (n,): its unit breaks (`TokenArrays.breaks`), where decoding starts
+        afresh (`data.bmes.runs_between`: a line decodes as it does alone).
     RETURNS (List[numpy.ndarray]): bool (n - 1,) per doc, True = a word ends at gap j.
     """
     if not scores:
@@ -43,7 +47,11 @@ def crf_boundaries(scores: Sequence[numpy.ndarray], constraints: Sequence[numpy.
     # the gap after a doc's last token is no gap of the doc: free
     gap_values = [numpy.where(c, 1, -1) if c.dtype == bool else numpy.asarray(c, dtype=numpy.int64) for c in constraints]
     gaps = numpy.concatenate(interleaved(gap_values, numpy.full(1, -1, dtype=numpy.int64)))
-    bounds = packed_viterbi(steps, gaps, lengths, starts)
+    row_starts, row_lengths = starts, lengths
+    if cuts is not None:
+        row_starts, row_lengths = runs_between(numpy.concatenate([numpy.asarray(c, dtype=bool) for c in cuts]),
+                                               starts, lengths)
+    bounds = packed_viterbi(steps, gaps, row_lengths, row_starts) | (gaps == 1)
     return [bounds[s : s + n - 1] for s, n in zip(starts.tolist(), lengths.tolist())]
 
 

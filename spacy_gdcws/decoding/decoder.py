@@ -198,7 +198,8 @@ class Decoder:
         real = laid.real_gaps
         if tags:
             biases = None if bias is None else [bias[a:b] for a, b in spans]
-            decoded = crf_boundaries([scores[i] for i in index], [constraint[a:b] for a, b in spans], biases)
+            decoded = crf_boundaries([scores[i] for i in index], [constraint[a:b] for a, b in spans], biases,
+                                     [flat.breaks[a : b + 1] for a, b in spans])
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
             return self.user_dict.combine(flat.codes, bounds, ~real, constraint)
@@ -231,7 +232,7 @@ class Decoder:
             pairs = self.tag_prior_weight * numpy.take(table, tag_index.rows_of(laid.arrays.codes), axis=0)
         emissions = tag_chain_emissions(logits, self.log_transitions(), self.transition_weight, pairs,
                                         laid.arrays.breaks, real_gaps=laid.real_gaps)
-        return padded_viterbi(emissions, constraint, laid.lengths[index], laid.starts[index])
+        return padded_viterbi(emissions, constraint, laid.lengths[index], laid.starts[index], laid.arrays.breaks)
 
     def log_transitions(self) -> numpy.ndarray:
         """The gap-label transitions' log-probabilities (zeros when the weight is 0)."""

@@ -39,6 +39,9 @@ class InPlacePyTorchShim(PyTorchShim):
         if kwargs.get("grad_scaler") is None:
             kwargs["grad_scaler"] = PyTorchGradScaler(enabled=mixed_precision and device.type == "cuda")
         super().__init__(model, mixed_precision=mixed_precision, device=device, **kwargs)
+        # the config's setting, and the float module while `net` is its int8 copy (`ml.precision`)
+        self.saved_mixed_precision = bool(mixed_precision)
+        self.float_net: Any = None
 
     @property
     def net(self) -> Any:
@@ -132,9 +135,3 @@ def torch_shims(model: Model) -> List[InPlacePyTorchShim]:
     (one for a model, one per member of an ensemble); a pretrained transformer's
     own shim (spacy-transformers) is not one of them."""
     return [shim for node in model.walk() for shim in node.shims if isinstance(shim, InPlacePyTorchShim)]
-
-
-def set_mixed_precision(model: Model, enabled: bool) -> None:
-    """Switch bfloat16 autocast on or off for every torch net under `model`."""
-    for shim in torch_shims(model):
-        shim.mixed_precision = enabled

@@ -27,7 +27,7 @@ LEXICON_ATTR = "lexicon"
 GENERAL_LEXICON_ATTR = "general_lexicon_words"
 LEXICON_COUNTS_ATTR = "lexicon_counts"
 HOLDOUT_FOLDS_ATTR = "holdout_blocks"
-# set by spacy_gdcws.ml.quantize: the model predicts only
+# set by spacy_gdcws.ml.precision: the model is int8 and predicts only
 QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
 # the embedding's character normalization spec (`data.normalize`; "" = none)

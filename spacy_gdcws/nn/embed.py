@@ -90,7 +90,7 @@ class CharEmbedding(nn.Module):
 
     def forward(self, chars: torch.Tensor, bigrams: Optional[torch.Tensor],
                 lexicon: Optional[torch.Tensor] = None, vectors: Optional[torch.Tensor] = None) -> torch.Tensor:
-        # (an int8-quantised projection, `ml.quantize`, is no nn.Linear and keeps the trained lookup)
+        # (an int8-quantised projection, `ml.precision`, is no nn.Linear and keeps the trained lookup)
         if self.use_bigrams and bigrams is not None and not self.positions and not self.training \
                 and isinstance(self.bigram_proj, nn.Linear) and not torch.is_grad_enabled() and not torch.jit.is_tracing():
             emb = self._fused_lookup(chars, bigrams)
