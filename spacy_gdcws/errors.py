@@ -114,3 +114,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E092 = "{path} is missing or empty, but the segmenter's model uses a general lexicon: the saved segmenter is incomplete."
     E093 = "--cpus-per-actor must be positive, got {value}"
     E094 = "Unknown precision {precision!r}: use one of {options}"
+    E095 = "{source}: row {row} of the saved user dictionary is not valid ({message}): the saved segmenter is damaged. Save it again."
+    E096 = "A word frequency must be a whole number from 0 to {max}, got {freq!r} for {word!r}"
+    E097 = "expected 'WORD', 'WORD MODE' (force|prefer|combine), jieba's 'WORD FREQ [TAG]', HanLP's 'WORD TAG FREQ [TAG FREQ ...]' or pkuseg's 'WORD<TAB>TAG', got {line!r}"
+    E098 = "expected a row [word, mode, (freq), (parts: a split word's)], got {row!r}"

@@ -1,6 +1,6 @@
 """User dictionary files named on a command line (`--user-dict PATH[:MODE]`), loaded into a pipeline."""
 from pathlib import Path
-from typing import Sequence, Tuple, Union
+from typing import Optional, Sequence, Tuple, Union
 
 from spacy.language import Language
 
@@ -16,9 +16,10 @@ def split_dict_spec(spec: Union[str, Path], default_mode: str = "force") -> Tupl
     return str(spec), default_mode
 
 
-def load_user_dicts(nlp: Language, specs: Sequence[Union[str, Path]], default_mode: str = "force") -> int:
+def load_user_dicts(nlp: Language, specs: Sequence[Union[str, Path]], default_mode: str = "force",
+                    encoding: Optional[str] = None) -> int:
     """Load user dictionary files (`PATH` or `PATH:MODE`, any format of
-    `decoding.user_dict.read_user_dict`) into the pipeline's segmenter, each
+    `decoding.dictionary_files`, in `encoding`) into the pipeline's segmenter, each
     file whole in one table build. RETURNS the number of entries."""
     segmenter = nlp.get_pipe(find_segmenter(nlp))
-    return sum(segmenter.load_user_dict(*split_dict_spec(spec, default_mode)) for spec in specs)
+    return sum(segmenter.load_user_dict(*split_dict_spec(spec, default_mode), encoding) for spec in specs)

@@ -30,6 +30,7 @@ def segment_cli(
     precision: str = typer.Option("saved", "--precision", help="saved (as the pipeline says), fp32, bf16 (autocast) or int8 (Linear layers): speed and changed words in docs/speed.md"),
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
+    encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
     exactly one output line: the words separated by the delimiter. The output
@@ -47,7 +48,7 @@ def segment_cli(
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     nlp = spacy.load(model)
     set_precision(nlp, precision)
-    load_user_dicts(nlp, user_dict, user_dict_mode)
+    load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty()

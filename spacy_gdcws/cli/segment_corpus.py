@@ -21,6 +21,7 @@ def segment_corpus_cli(
     delimiter: str = typer.Option("  ", "--delimiter", "-d", help="Between words (SIGHAN: two spaces)"),
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE; repeatable (see `segment`)"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
+    encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
     retries: int = typer.Option(2, "--retries", help="Times a chunk that fails is tried again"),
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
 ) -> None:
@@ -32,7 +33,7 @@ def segment_corpus_cli(
     try:
         summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
                                  cpus_per_actor=cpus_per_actor, gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
-                                 user_dict=user_dict, user_dict_mode=user_dict_mode,
+                                 user_dict=user_dict, user_dict_mode=user_dict_mode, user_dict_encoding=encoding,
                                  retries=retries, num_cpus=num_cpus)
     except ValueError as err:
         msg.fail(str(err), exits=1)

@@ -21,8 +21,7 @@ A word cannot contain whitespace: whitespace is always a word boundary (so that
 `doc.text` never changes). Frequencies (jieba's files) are kept with the words
 (`freqs`); no mode uses them yet.
 """
-from pathlib import Path
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
@@ -33,6 +32,8 @@ from spacy_gdcws.data.tokenizer import check_unicode
 from spacy_gdcws.errors import Errors
 
 MODES = ("force", "prefer", "combine", "split")
+# the largest frequency a saved dictionary can hold (msgpack / JSON integers of 64 bits)
+MAX_FREQ = 2**63 - 1
 # the modes a word or a file line may name (a split comes with its parts: `add_splits`)
 WORD_MODES = ("force", "prefer", "combine")
 # modes whose occurrences are fixed by forward maximum matching before decoding
@@ -46,7 +47,8 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def _check_word(word: object) -> str:
+def check_word(word: object) -> str:
+    """E046 unless `word` is a non-empty string without whitespace (E066: not Unicode spaCy can store)."""
     if not isinstance(word, str) or not word or any(c.isspace() for c in word):
         raise ValueError(Errors.E046.format(word=word))
     check_unicode(word)
@@ -97,7 +99,8 @@ class UserDictionary:
         if isinstance(words, str):
             raise TypeError(Errors.E083.format(words=words))
         check_mode(mode)
-        checked = [_check_word(w) for w in words]
+        checked = [check_word(w) for w in words]
+        freqs = {w: check_freq(w, f) for w, f in (freqs or {}).items()}
         self._set({w: mode for w in checked})
         if freqs:
             self.freqs.update({w: int(f) for w, f in freqs.items() if w in self.words})
@@ -109,8 +112,8 @@ class UserDictionary:
         parts (E084 unless the parts spell the word). RETURNS how many were given."""
         checked = {}
         for word, parts in splits.items():
-            _check_word(word)
-            parts = tuple(_check_word(p) for p in parts)
+            check_word(word)
+            parts = tuple(check_word(p) for p in parts)
             if "".join(parts) != word or len(parts) < 2:
                 raise ValueError(Errors.E084.format(word=word, parts=list(parts)))
             checked[word] = parts
@@ -252,75 +255,50 @@ class UserDictionary:
         return rows
 
     @classmethod
-    def from_list(cls, rows: Iterable[Sequence], normalizer: Optional[CharNormalizer] = None) -> "UserDictionary":
+    def from_list(cls, rows: Iterable[Sequence], normalizer: Optional[CharNormalizer] = None,
+                  source: str = "user_dict") -> "UserDictionary":
         """The dictionary of `to_list`'s rows (also the [word, mode] rows of older
-        pipelines), matched under `normalizer` (the model's)."""
+        pipelines), matched under `normalizer` (the model's); every row checked
+        (E095 names `source` and the row)."""
         out = cls(normalizer=normalizer)
         modes: Dict[str, str] = {}
-        for row in rows:
-            word, mode = row[0], row[1]
-            if mode == "split":
-                out.splits[word] = tuple(row[-1])
-            if len(row) > 2 and not isinstance(row[2], list):
-                out.freqs[word] = int(row[2])
+        for i, row in enumerate(rows):
+            try:
+                word, mode, freq, parts = _read_row(row)
+            except (ValueError, TypeError) as err:
+                raise ValueError(Errors.E095.format(source=source, row=i, message=err)) from None
+            if parts is not None:
+                out.splits[word] = parts
+            if freq is not None:
+                out.freqs[word] = freq
             modes[word] = mode
         out._set(modes)
         out._build()
         return out
 
 
-def read_user_dict(path: Union[str, Path], default_mode: str = "force") -> List[Tuple[str, str, Optional[int]]]:
-    """Entries (word, mode, freq) of a user dictionary file, in the formats users have:
-
-    - one word per line (`北京`), or a word and its mode (`北京 prefer`);
-    - jieba (`word [freq] [tag]`, separated by spaces: `云计算 5 n`; the frequency is kept);
-    - pkuseg (`word<TAB>tag`: the tag is ignored).
-    A UTF-8 byte-order mark, CRLF line ends, empty lines and lines starting with
-    `#` are fine. A line in none of these formats is E015 (file and line); the
-    whole file is read before anything is loaded, so nothing is half-loaded.
-    """
-    path = Path(path)
-    check_mode(default_mode)
-    try:
-        text = path.read_text(encoding="utf8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(Errors.E016.format(path=path, message=e)) from None
-    out: List[Tuple[str, str, Optional[int]]] = []
-    for i, line in enumerate(text.lstrip("\ufeff").splitlines(), 1):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
-        word, rest = parts[0], parts[1:]
-        mode, freq = default_mode, None
-        if rest and rest[0] in WORD_MODES and len(rest) == 1:
-            mode = rest[0]
-        elif rest and _is_count(rest[0]) and len(rest) <= 2:  # jieba: freq [tag]
-            freq = int(float(rest[0]))
-        elif len(rest) > 1 or (rest and not rest[0].isidentifier()):
-            raise ValueError(Errors.E015.format(path=path, line=i, message=(
-                "expected 'WORD', 'WORD MODE' (force|prefer|combine), jieba's 'WORD [FREQ] [TAG]' "
-                f"or pkuseg's 'WORD<TAB>TAG', got {line!r}")))
-        try:
-            _check_word(word)
-        except ValueError as err:
-            raise ValueError(Errors.E015.format(path=path, line=i, message=err)) from None
-        out.append((word, mode, freq))
-    return out
+def _read_row(row: Sequence) -> Tuple[str, str, Optional[int], Optional[Tuple[str, ...]]]:
+    """(word, mode, freq, parts) of a row of `UserDictionary.to_list`; ValueError if it is not one."""
+    if not isinstance(row, (list, tuple)) or len(row) < 2:
+        raise ValueError(Errors.E098.format(row=row))
+    word, mode, rest = check_word(row[0]), row[1], list(row[2:])
+    if mode not in MODES:
+        raise ValueError(Errors.E045.format(mode=mode, options=MODES))
+    parts = None
+    if mode == "split":
+        if not rest or not isinstance(rest[-1], list):
+            raise ValueError(Errors.E098.format(row=row))
+        parts = tuple(check_word(p) for p in rest.pop())
+        if "".join(parts) != word or len(parts) < 2:
+            raise ValueError(Errors.E084.format(word=word, parts=list(parts)))
+    freq = check_freq(word, rest.pop()) if rest else None
+    if rest:
+        raise ValueError(Errors.E098.format(row=row))
+    return word, mode, freq, parts
 
 
-def _is_count(text: str) -> bool:
-    """A jieba frequency: digits, with at most one decimal point."""
-    return text.replace(".", "", 1).isdigit()
-
-
-def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force") -> int:
-    """Read a dictionary file (`read_user_dict`) and add all its words at once, by
-    mode, with their frequencies. RETURNS the number of entries."""
-    entries = read_user_dict(path, mode)
-    by_mode: Dict[str, List[str]] = {}
-    freqs = {word: freq for word, _, freq in entries if freq is not None}
-    for word, word_mode, _ in entries:
-        by_mode.setdefault(word_mode, []).append(word)
-    for word_mode, words in by_mode.items():
-        user_dict.add(words, word_mode, freqs)
-    return len(entries)
+def check_freq(word: str, freq: object) -> int:
+    """E096 unless `freq` is a whole number from 0 to `MAX_FREQ` (bools are not)."""
+    if isinstance(freq, bool) or not isinstance(freq, int) or not 0 <= freq <= MAX_FREQ:
+        raise ValueError(Errors.E096.format(max=MAX_FREQ, freq=freq, word=word))
+    return freq

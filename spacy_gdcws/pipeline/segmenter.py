@@ -35,7 +35,7 @@ from thinc.types import Floats2d
 from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import WordCounts
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
-from spacy_gdcws.decoding.user_dict import load_user_dict, read_user_dict
+from spacy_gdcws.decoding.dictionary_files import load_user_dict, read_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
@@ -132,11 +132,11 @@ class GDSegmenter(TrainablePipe):
         """Forced splits: `{"和服务": ["和", "服务"]}` cuts each occurrence into its parts."""
         return self.user_dict.add_splits(splits)
 
-    def load_user_dict(self, path: Union[str, Path], mode: str = "force") -> int:
-        """Load a dictionary file (one word a line, jieba's or pkuseg's format;
-        `decoding.user_dict.read_user_dict`): words without a mode get `mode`.
-        RETURNS (int): the number of entries."""
-        return load_user_dict(self.user_dict, path, mode)
+    def load_user_dict(self, path: Union[str, Path], mode: str = "force", encoding: Optional[str] = None) -> int:
+        """Load a dictionary file (one word a line; jieba's, HanLP's or pkuseg's format:
+        `decoding.dictionary_files`): words without a mode get `mode`; `encoding`: the
+        file's (None: UTF-8, or UTF-16 by its BOM). RETURNS (int): the number of entries."""
+        return load_user_dict(self.user_dict, path, mode, encoding)
 
     def remove_words(self, words: Iterable[str]) -> None:
         """Remove words from the user dictionary (`user_dict.reset()` removes all)."""
@@ -304,7 +304,7 @@ class GDSegmenter(TrainablePipe):
 
         user_dict (Optional[Union[str, Path]]): A user dictionary file to load
             (`[initialize.components.NAME] user_dict = "words.txt"`) in any of
-            the formats of `decoding.user_dict.read_user_dict`.
+            the formats of `decoding.dictionary_files`.
         user_dict_mode (str): The mode of words given without one.
         general_lexicon (Optional[Union[str, Path]]): The word list of a model with
             `general_lexicon` features, in any format of `read_user_dict` (jieba's

@@ -129,7 +129,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "pairs": lambda p: setattr(decoder, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
         # pipelines saved before the user dictionary have none
         "user_dict.json": lambda p: setattr(decoder, "user_dict", UserDictionary.from_list(
-            srsly.read_json(p) if p.exists() else [], decoder.normalizer)),
+            srsly.read_json(p) if p.exists() else [], decoder.normalizer, str(p))),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }
     saved = _saved_cfg(path)

@@ -2,7 +2,8 @@
 import pytest
 import spacy
 
-from spacy_gdcws.decoding.user_dict import UserDictionary, read_user_dict
+from spacy_gdcws.decoding.dictionary_files import read_user_dict
+from spacy_gdcws.decoding.user_dict import UserDictionary
 from tests.util import LEGACY_FIXTURE, block, plain_embed
 
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
@@ -143,7 +144,7 @@ def test_a_bare_string_is_refused():
 
 def test_loading_builds_the_tables_once(monkeypatch, tmp_path):
     """fda9378 rebuilt every table per word: 8,000 words took 93 s."""
-    from spacy_gdcws.decoding.user_dict import load_user_dict
+    from spacy_gdcws.decoding.dictionary_files import load_user_dict
 
     calls = []
     original = UserDictionary._build

@@ -29,7 +29,8 @@ def model_identity(model: str) -> str:
     return folder_digest(Path(model) if Path(model).is_dir() else spacy.util.get_package_path(model))
 
 
-def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode: str) -> Dict[str, Any]:
+def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
+                      encoding: Optional[str] = None) -> Dict[str, Any]:
     """What else decides the output: the delimiter and the user dictionaries (with a digest of each)."""
     dicts = []
     for spec in user_dicts:
@@ -39,7 +40,10 @@ def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode:
         except OSError as err:
             raise ValueError(Errors.E016.format(path=path, message=err)) from None
         dicts.append({"path": os.path.abspath(path), "mode": mode, "sha256": digest})
-    return {"delimiter": delimiter, "user_dicts": dicts}
+    out = {"delimiter": delimiter, "user_dicts": dicts}
+    if encoding:  # only where given: manifests written before the option stay valid
+        out["user_dict_encoding"] = encoding
+    return out
 
 
 def read_manifest(fs: Any, output_root: str) -> Dict[str, Any]:

@@ -56,6 +56,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                    gpus_per_actor: float = 0.0,
                    batch_size: int = 1000, delimiter: str = "  ",
                    user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force",
+                   user_dict_encoding: Optional[str] = None,
                    nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
                    progress: bool = True) -> Summary:
     """Segment every input file into `output_dir` on Ray (see the module docstring).
@@ -84,7 +85,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     check_locations(input_path, output_dir)
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
-    settings = settings_identity(delimiter, user_dicts, user_dict_mode)
+    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding)
     identity = model_identity(model)
     in_fs, _ = filesystem_of(input_path)
     out_fs, out_root = filesystem_of(output_dir)
@@ -113,7 +114,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                                            num_cpus=0)
         segmented = dataset.map_batches(
             SegmentActor,
-            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, nlp_batch_size, retries,
+            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, nlp_batch_size, retries,
                                  gpus_per_actor > 0),
             batch_size=1,
             compute=ray.data.ActorPoolStrategy(size=actors),

@@ -70,6 +70,7 @@ class SegmentActor:
     """Loads the pipeline once per actor; segments each chunk row (`map_batches`); end rows pass."""
 
     def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
+                 user_dict_encoding: Optional[str],
                  nlp_batch_size: int, retries: int, gpu: bool) -> None:
         import ray
         import spacy
@@ -82,7 +83,7 @@ class SegmentActor:
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
         set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
         self.nlp = spacy.load(model)
-        load_user_dicts(self.nlp, user_dicts, user_dict_mode)  # each file in one table build
+        load_user_dicts(self.nlp, user_dicts, user_dict_mode, user_dict_encoding)  # each file in one table build
         self.delimiter = delimiter
         self.nlp_batch_size = nlp_batch_size
         self.retries = retries

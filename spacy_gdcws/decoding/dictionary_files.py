@@ -1,0 +1,124 @@
+"""User dictionary files, in the formats users have, read whole before anything is loaded.
+
+One entry a line (fields separated by spaces or tabs):
+
+- `WORD`: the word, with the mode the file is loaded with;
+- `WORD MODE`: a mode of `user_dict.WORD_MODES`, written as it is there (`force`,
+  `prefer`, `combine`);
+- jieba's `WORD FREQ [TAG]` (`云计算 5 n`);
+- HanLP's `WORD TAG FREQ [TAG FREQ ...]` (`印象笔记 nz 1024`; the frequencies are summed);
+- pkuseg's `WORD<TAB>TAG`: a tag only after a tab.
+
+Frequencies are whole numbers (jieba writes some as `3.0`). Empty lines and lines that
+start with `#` are skipped; a byte-order mark may start any line (files concatenated);
+CRLF is fine. Anything else is E015 with file and line (`北京 上海`, `New York`, `北京
+Prefer`, `   12 北京` and a frequency too large for 64 bits among them): a line is never
+half read. A word listed twice takes its last line's mode and frequency. Files are UTF-8
+unless `encoding` says otherwise (GBK, GB18030, ...); a UTF-16 file with its byte-order
+mark is read as UTF-16.
+"""
+import codecs
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple, Union
+
+from spacy_gdcws.decoding.user_dict import MAX_FREQ, WORD_MODES, UserDictionary, check_mode, check_word
+from spacy_gdcws.errors import Errors
+
+Entry = Tuple[str, str, Optional[int]]
+
+
+def read_user_dict(path: Union[str, Path], default_mode: str = "force",
+                   encoding: Optional[str] = None) -> List[Entry]:
+    """Entries (word, mode, freq) of a dictionary file, each word once (its last line).
+
+    path (Union[str, Path]): The file.
+    default_mode (str): The mode of words given without one.
+    encoding (Optional[str]): The file's encoding (None: UTF-8, or UTF-16 by its BOM).
+    RETURNS (List[Entry]): In the order of each word's last line.
+    """
+    path = Path(path)
+    check_mode(default_mode)
+    text = _read(path, encoding)
+    entries: Dict[str, Entry] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.lstrip("\ufeff")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            word, mode, freq = parse_line(line, default_mode)
+        except ValueError as err:
+            raise ValueError(Errors.E015.format(path=path, line=number, message=err)) from None
+        entries.pop(word, None)  # the last line of a word wins
+        entries[word] = (word, mode, freq)
+    return list(entries.values())
+
+
+def parse_line(line: str, default_mode: str) -> Entry:
+    """(word, mode, freq) of one line (see the module docstring); ValueError if in no format."""
+    if "\t" in line and len(line.split("\t")) == 2 and not line.split("\t")[1].strip().isdigit():
+        head, tag = (part.strip() for part in line.split("\t"))  # pkuseg: a tag after a tab
+        if not tag.isidentifier():
+            raise ValueError(Errors.E097.format(line=line))
+        return check_word(head), default_mode, None
+    fields = line.split()
+    word, rest = fields[0], fields[1:]
+    check_word(word)
+    if not rest:
+        return word, default_mode, None
+    if len(rest) == 1 and rest[0] in WORD_MODES:
+        return word, rest[0], None
+    if len(rest) in (1, 2) and _is_count(rest[0]) and (len(rest) == 1 or rest[1].isidentifier()):
+        return word, default_mode, _count(rest[0])  # jieba
+    if len(rest) % 2 == 0 and all(t.isidentifier() and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
+        return word, default_mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ)  # HanLP
+    if len(rest) == 1 and rest[0].lower() in WORD_MODES:  # `北京 Prefer`: modes are written as they are
+        raise ValueError(Errors.E045.format(mode=rest[0], options=WORD_MODES))
+    raise ValueError(Errors.E097.format(line=line))
+
+
+def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force",
+                   encoding: Optional[str] = None) -> int:
+    """Read a dictionary file (`read_user_dict`) and add its words at once, by mode,
+    with their frequencies. RETURNS the number of entries."""
+    entries = read_user_dict(path, mode, encoding)
+    by_mode: Dict[str, List[str]] = {}
+    freqs = {word: freq for word, _, freq in entries if freq is not None}
+    for word, word_mode, _ in entries:
+        by_mode.setdefault(word_mode, []).append(word)
+    for word_mode, words in by_mode.items():
+        user_dict.add(words, word_mode, freqs)
+    return len(entries)
+
+
+def _read(path: Path, encoding: Optional[str]) -> str:
+    """The file's text (E016 if it cannot be read or decoded; E015 names the first bad line)."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise ValueError(Errors.E016.format(path=path, message=err)) from None
+    if encoding is None and data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    encoding = encoding or "utf-8-sig"
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ValueError(Errors.E016.format(path=path, message=f"unknown encoding {encoding!r}")) from None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        line = data[: err.start].decode(encoding, errors="replace").count("\n") + 1
+        raise ValueError(Errors.E015.format(path=path, line=line, message=(
+            f"not valid {encoding} ({err.reason}): give the file's encoding (--encoding, encoding=)"))) from None
+
+
+def _is_count(text: str) -> bool:
+    """A frequency: digits, with at most one decimal point (jieba writes `3.0`)."""
+    return text.replace(".", "", 1).isdigit()
+
+
+def _count(text: str) -> int:
+    """A frequency as a whole number (E096 beyond 64 bits: a saved dictionary could not hold it)."""
+    value = int(text.split(".", 1)[0])
+    if value > MAX_FREQ:
+        raise ValueError(Errors.E096.format(max=MAX_FREQ, freq=text, word="this line's word"))
+    return value

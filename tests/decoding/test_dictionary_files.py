@@ -1,0 +1,92 @@
+"""`decoding.dictionary_files`: user dictionary files in the formats users have; a line in none
+of them is a coded error naming file and line, never a half-read word.
+
+Cases S7, S8, S9, L7 and L10 of issue #51 (each loaded the wrong words, or failed late, at
+db135c0)."""
+import codecs
+
+import pytest
+
+from spacy_gdcws.decoding.dictionary_files import read_user_dict
+from spacy_gdcws.decoding.user_dict import MAX_FREQ, UserDictionary
+
+
+def _read(tmp_path, text, **kwargs):
+    path = tmp_path / "dict.txt"
+    path.write_text(text, encoding="utf8")
+    return read_user_dict(path, **kwargs)
+
+
+@pytest.mark.parametrize("line", ["北京 上海", "New York", "北京 Prefer", "上海 prefered", "广州 split",
+                                  "深圳 COMBINE", "   12 北京", "北京 ns ns", "北京 5 n 6"])
+def test_a_line_in_no_format_is_refused_with_its_line(tmp_path, line):
+    """S7: any identifier after a word was taken as a pkuseg tag and dropped (`北京 上海` loaded 北京,
+    `北京 Prefer` loaded 北京 as force, `   12 北京` loaded the word 12)."""
+    with pytest.raises(ValueError, match=r"E015.*dict.txt:2:"):
+        _read(tmp_path, f"天安门\n{line}\n")
+
+
+def test_each_format_reads_its_fields(tmp_path):
+    text = ("北京\n天安门 prefer\n云计算 5 n\n区块链 3.0\n印象笔记 nz 1024 v 10\n小米手机\tnz\n"
+            "# a comment\n\n故宫 combine\n")
+    assert _read(tmp_path, text) == [
+        ("北京", "force", None), ("天安门", "prefer", None), ("云计算", "force", 5), ("区块链", "force", 3),
+        ("印象笔记", "force", 1034), ("小米手机", "force", None), ("故宫", "combine", None)]
+
+
+def test_a_word_listed_twice_takes_its_last_line(tmp_path):
+    """S8: `上海 prefer`, `北京 force`, `北京 prefer` left 北京 force (the modes were added in the
+    order they first appeared)."""
+    from spacy_gdcws.decoding.dictionary_files import load_user_dict
+
+    path = tmp_path / "dict.txt"
+    path.write_text("上海 prefer\n北京 force\n北京 prefer\n上海 5\n", encoding="utf8")
+    assert read_user_dict(path) == [("北京", "prefer", None), ("上海", "force", 5)]
+    d = UserDictionary()
+    assert load_user_dict(d, path) == 2
+    assert d.words == {"北京": "prefer", "上海": "force"} and d.freqs == {"上海": 5}
+
+
+def test_a_byte_order_mark_may_start_any_line(tmp_path):
+    """S9: two files concatenated put a BOM inside the file, and it became part of a word."""
+    path = tmp_path / "dict.txt"
+    path.write_bytes(codecs.BOM_UTF8 + "北京\n".encode() + codecs.BOM_UTF8 + "故宫 prefer\n".encode())
+    assert read_user_dict(path) == [("北京", "force", None), ("故宫", "prefer", None)]
+
+
+def test_a_frequency_beyond_64_bits_is_refused_at_its_line(tmp_path):
+    """L7: a 23-digit jieba frequency loaded, then to_disk / to_bytes raised OverflowError."""
+    with pytest.raises(ValueError, match=r"E015.*dict.txt:1:.*E096"):
+        _read(tmp_path, "北京 12345678901234567890123\n")
+    assert _read(tmp_path, f"北京 {MAX_FREQ}\n") == [("北京", "force", MAX_FREQ)]
+    with pytest.raises(ValueError, match="E096"):
+        UserDictionary().add(["北京"], "force", {"北京": MAX_FREQ + 1})
+
+
+@pytest.mark.parametrize("encoding", ["gbk", "gb18030", "utf-16"])
+def test_other_encodings_load_when_named_or_marked(tmp_path, encoding):
+    path = tmp_path / "dict.txt"
+    path.write_bytes("北京 5 ns\n天安门 prefer\n".encode(encoding))
+    want = [("北京", "force", 5), ("天安门", "prefer", None)]
+    if encoding == "utf-16":  # its byte-order mark says so
+        assert read_user_dict(path) == want
+    else:
+        with pytest.raises(ValueError, match=r"E015.*dict.txt:1:.*encoding"):
+            read_user_dict(path)
+        assert read_user_dict(path, encoding=encoding) == want
+
+
+def test_an_unknown_encoding_is_a_coded_error(tmp_path):
+    with pytest.raises(ValueError, match="E016.*unknown encoding"):
+        _read(tmp_path, "北京\n", encoding="no-such-codec")
+
+
+@pytest.mark.parametrize("row,code", [
+    (["北京", "Force"], "E045"), (["", "force"], "E046"), (["北 京", "force"], "E046"),
+    (["和服务", "split", ["和", "服"]], "E084"), (["和服务", "split"], "E098"), (["北京"], "E098"),
+    (["北京", "force", 10**20], "E096"), ("北京", "E098")])
+def test_saved_rows_are_checked_on_load(row, code):
+    """L10: a saved row with the mode `Force` raised KeyError, an empty word IndexError; a word
+    with a space, or a split whose parts do not spell it, were accepted."""
+    with pytest.raises(ValueError, match=f"E095.*user_dict.json: row 1.*{code}"):
+        UserDictionary.from_list([["天安门", "force"], row], source="user_dict.json")
