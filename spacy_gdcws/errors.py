@@ -118,3 +118,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E096 = "A word frequency must be a whole number from 0 to {max}, got {freq!r} for {word!r}"
     E097 = "expected 'WORD', 'WORD MODE' (force|prefer|combine), jieba's 'WORD FREQ [TAG]', HanLP's 'WORD TAG FREQ [TAG FREQ ...]' or pkuseg's 'WORD<TAB>TAG', got {line!r}"
     E098 = "expected a row [word, mode, (freq), (parts: a split word's)], got {row!r}"
+    E099 = "The saved weights hold more than tensors ({error}): a pipeline's weights are read as tensors only, never as pickled objects, so they are refused. Load pipelines from sources you trust, or save this one again."

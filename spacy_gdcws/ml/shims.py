@@ -15,18 +15,25 @@ about doubles prediction speed; elsewhere it can be slower. Training on CPU
 stays float32: gradient scaling is only enabled on GPU (thinc's scaler raises
 on CPU).
 
+Saved weights are read as tensors only (`load_weights`: `torch.load(weights_only=True)`,
+whatever torch's default): a pipeline's model file never runs code.
+
 `use_params` understands the optimizer's own keys: thinc's version looks for
 string keys `pytorch_{id}_{name}`, but `Optimizer.averages` is keyed by
 `(shim id, name)`, so with thinc's shim `use_averages = true` silently did
 nothing for a PyTorch model (evaluation and `model-best` used the raw weights).
 """
 import contextlib
+import pickle
 import warnings
+from io import BytesIO
 from typing import Any, Dict, Iterator, List
 
 from thinc.api import ArgsKwargs, Model, Optimizer, torch2xp, xp2torch
 from thinc.shims import PyTorchGradScaler, PyTorchShim
 from thinc.util import get_torch_default_device
+
+from spacy_gdcws.errors import Errors
 
 
 class InPlacePyTorchShim(PyTorchShim):
@@ -38,6 +45,7 @@ class InPlacePyTorchShim(PyTorchShim):
         device = kwargs.pop("device", None) or get_torch_default_device()
         if kwargs.get("grad_scaler") is None:
             kwargs["grad_scaler"] = PyTorchGradScaler(enabled=mixed_precision and device.type == "cuda")
+        kwargs.setdefault("deserialize_model", load_weights)
         super().__init__(model, mixed_precision=mixed_precision, device=device, **kwargs)
         # the config's setting, and the float module while `net` is its int8 copy (`ml.precision`)
         self.saved_mixed_precision = bool(mixed_precision)
@@ -135,3 +143,18 @@ def torch_shims(model: Model) -> List[InPlacePyTorchShim]:
     (one for a model, one per member of an ensemble); a pretrained transformer's
     own shim (spacy-transformers) is not one of them."""
     return [shim for node in model.walk() for shim in node.shims if isinstance(shim, InPlacePyTorchShim)]
+
+
+def load_weights(model: Any, state_bytes: bytes, device: Any) -> Any:
+    """thinc's deserializer of a torch module's saved state, reading tensors only
+    (`torch.load(weights_only=True)`): a state that holds anything else (a pickled
+    object, whose code torch < 2.6 would run while loading) is refused (E099)."""
+    import torch
+
+    try:
+        state = torch.load(BytesIO(state_bytes), map_location=device, weights_only=True)
+    except pickle.UnpicklingError as err:
+        raise ValueError(Errors.E099.format(error=str(err).splitlines()[0])) from None
+    model.load_state_dict(state)
+    model.to(device)
+    return model

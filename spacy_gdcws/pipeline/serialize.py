@@ -136,8 +136,10 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     fmt = int(saved.get("format", 1))
     if not verify_checksums(path) and fmt >= 2:  # E063 / E064 from verify_checksums
         raise ValueError(Errors.E082.format(path=path / CHECKSUMS, format=fmt))
-    # the model that config.cfg built, checked before any weight loads into it
-    if saved.get("model_fingerprint") not in (None, model_fingerprint(pipe.model)):
+    # the model that config.cfg built, checked before any weight loads into it (a folder of
+    # format 2 always has its fingerprint: one that is missing was taken out)
+    fingerprint = saved.get("model_fingerprint")
+    if (fmt >= 2 or fingerprint is not None) and fingerprint != model_fingerprint(pipe.model):
         raise ValueError(Errors.E081.format(path=path))
     util.from_disk(path, deserialize, exclude)
     uses_lexicon = any(node.attrs.get("lexicon_max_len") for node in pipe.model.walk())

@@ -1,5 +1,6 @@
 """`pipeline.serialize`: a saved segmenter is written whole, honours the umask and is verified on load (checksums, config)."""
 import os
+import pathlib
 import shutil
 import stat
 from pathlib import Path
@@ -118,3 +119,61 @@ def test_case_06_config_and_checksums_are_verified(saved, tmp_path):
     assert "E082" in damaged("empty", lambda f: (f / "gdcws_segmenter" / "checksums.json").write_text(""))
     assert "E064" in damaged("list", lambda f: (f / "gdcws_segmenter" / "checksums.json").write_text("[]"))
     assert [t.text for t in spacy.load(saved / "model")("我爱北京")]  # the intact folder loads
+
+
+class _Payload:
+    """Pickled, it would create a file when unpickled."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (pathlib.Path.touch, (pathlib.Path(self.marker),))
+
+
+def test_weights_are_read_as_tensors_only(trained_nlp, tmp_path):
+    """Issue #51, S14: thinc's shim read the weights with `torch.load` and no `weights_only`: a
+    pickled payload ran at load with torch < 2.6, and newer torch refused it with a raw
+    traceback. Checksums guard against damage only (whoever writes the payload rewrites them)."""
+    import io
+
+    import srsly
+    import torch
+
+    from spacy_gdcws.io import write_checksums
+
+    folder = tmp_path / "hostile"
+    trained_nlp.to_disk(folder)
+    model_file = folder / "gdcws_segmenter" / "model"
+    msg = srsly.msgpack_loads(model_file.read_bytes())
+    buf = io.BytesIO()
+    torch.save({"weights": _Payload(tmp_path / "ran")}, buf)
+    for shims in msg["shims"]:
+        for i, shim_bytes in enumerate(shims):
+            shim = srsly.msgpack_loads(shim_bytes)
+            shim["state"] = buf.getvalue()
+            shims[i] = srsly.msgpack_dumps(shim)
+    model_file.write_bytes(srsly.msgpack_dumps(msg))
+    (folder / "gdcws_segmenter" / "checksums.json").unlink()
+    write_checksums(folder / "gdcws_segmenter")
+    with pytest.raises(ValueError, match="E099"):
+        spacy.load(folder)
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_removed_fingerprint_is_refused(trained_nlp, tmp_path):
+    """Issue #51, S14: a nulled `model_fingerprint` skipped the architecture check."""
+    import srsly
+
+    from spacy_gdcws.io import write_checksums
+
+    folder = tmp_path / "model"
+    trained_nlp.to_disk(folder)
+    cfg_path = folder / "gdcws_segmenter" / "cfg"
+    cfg = srsly.read_json(cfg_path)
+    cfg["model_fingerprint"] = None
+    srsly.write_json(cfg_path, cfg)
+    (folder / "gdcws_segmenter" / "checksums.json").unlink()
+    write_checksums(folder / "gdcws_segmenter")
+    with pytest.raises(ValueError, match="E081"):
+        spacy.load(folder)
