@@ -51,8 +51,16 @@ def atomic_writer(path: Union[str, Path], encoding: str = "utf8") -> ContextMana
 @contextlib.contextmanager
 def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterator[IO]:
     """An open file (`mode` "w" or "wb") on a temporary path beside `path`, renamed
-    to `path` when the block ends without an error and removed when it does not."""
-    path = Path(path)
+    to `path` when the block ends without an error and removed when it does not.
+
+    A link is followed (its target is written, the link stays a link); an existing
+    path that is not a regular file (a device such as /dev/null, a named pipe) is
+    written through, in place: renaming over it would replace it with a file."""
+    path = Path(os.path.realpath(path))
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, mode, **open_args) as f:
+            yield f
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
