@@ -119,3 +119,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E097 = "expected 'WORD', 'WORD MODE' (force|prefer|combine), jieba's 'WORD FREQ [TAG]', HanLP's 'WORD TAG FREQ [TAG FREQ ...]' or pkuseg's 'WORD<TAB>TAG', got {line!r}"
     E098 = "expected a row [word, mode, (freq), (parts: a split word's)], got {row!r}"
     E099 = "The saved weights hold more than tensors ({error}): a pipeline's weights are read as tensors only, never as pickled objects, so they are refused. Load pipelines from sources you trust, or save this one again."
+    E100 = "Pipeline {i} of the ensemble scores {kind} but pipeline 0 scores {first}: members must have the same kind of scorer (all gap scorers or all CRF taggers)."
+    E101 = "Pipeline {i} of the ensemble reads another general lexicon than pipeline 0: members must be trained with the same one."

@@ -15,16 +15,19 @@ from spacy.language import Language
 from thinc.api import Config
 
 from spacy_gdcws.app.tuning import set_decoding
+from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.ml.state import output_kind
 from spacy_gdcws.pipeline.names import find_segmenter
 
 
 def build_ensemble(pipelines: Sequence[Language], segmenter: Optional[str] = None) -> Language:
     """One pipeline whose segmenter averages the gap logits of the pipelines'
     segmenters. The pipelines must be trained on the same data (the same
-    training words, E037); everything else (tokenizer, vocab, other
-    components, the segmenter's decoding settings and counts) comes from the
-    first one.
+    training words, E037; the same general lexicon, E101) and score alike (all
+    gap scorers or all CRF taggers, E100); everything else (tokenizer, vocab,
+    other components, the segmenter's decoding settings, counts and user
+    dictionary) comes from the first one.
 
     pipelines (Sequence[Language]): Two or more trained pipelines.
     segmenter (Optional[str]): The segmenter's name (default: the first
@@ -35,9 +38,14 @@ def build_ensemble(pipelines: Sequence[Language], segmenter: Optional[str] = Non
         raise ValueError(Errors.E035.format(n=len(pipelines)))
     name = find_segmenter(pipelines[0], segmenter)
     pipes = [nlp.get_pipe(find_segmenter(nlp, name)) for nlp in pipelines]
+    first = output_kind(pipes[0].model)
     for i, pipe in enumerate(pipes[1:], 1):
         if pipe.train_words != pipes[0].train_words:
             raise ValueError(Errors.E037.format(i=i))
+        if output_kind(pipe.model) != first:
+            raise ValueError(Errors.E100.format(i=i, kind=output_kind(pipe.model), first=first))
+        if pipe.general_words != pipes[0].general_words:
+            raise ValueError(Errors.E101.format(i=i))
     members: Dict[str, Any] = {}
     for i, nlp in enumerate(pipelines):
         member = nlp.config["components"][name]["model"]
@@ -56,4 +64,6 @@ def build_ensemble(pipelines: Sequence[Language], segmenter: Optional[str] = Non
     for layer, source in zip(pipe.model.layers, pipes):
         layer.from_bytes(source.model.to_bytes())
     pipe.train_words = pipes[0].train_words
+    pipe.general_words = pipes[0].general_words
+    pipe.user_dict = UserDictionary.from_list(pipes[0].user_dict.to_list())
     return nlp
