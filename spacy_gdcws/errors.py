@@ -121,3 +121,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E099 = "The saved weights hold more than tensors ({error}): a pipeline's weights are read as tensors only, never as pickled objects, so they are refused. Load pipelines from sources you trust, or save this one again."
     E100 = "Pipeline {i} of the ensemble scores {kind} but pipeline 0 scores {first}: members must have the same kind of scorer (all gap scorers or all CRF taggers)."
     E101 = "Pipeline {i} of the ensemble reads another general lexicon than pipeline 0: members must be trained with the same one."
+    E102 = "Can't find the pipeline {model!r}: it is neither an installed package nor a folder.{hint}"
+    E103 = "Cannot write {path}: {message}"

@@ -55,24 +55,81 @@ def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterato
 
     A link is followed (its target is written, the link stays a link); an existing
     path that is not a regular file (a device such as /dev/null, a named pipe) is
-    written through, in place: renaming over it would replace it with a file."""
+    written through, in place: renaming over it would replace it with a file. A
+    failure to write (no permission, a full disk, a file-size limit) is E103 naming
+    `path`, never the temporary file; the block's own errors pass through as they are."""
     path = Path(os.path.realpath(path))
     if path.exists() and not path.is_file() and not path.is_dir():
-        with open(path, mode, **open_args) as f:
-            yield f
+        with _writing(path):
+            f = open(path, mode, **open_args)
+        yield from _writes_to(f, path)
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
+    with _writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
-        # mkstemp makes the file 0600: give it the mode a plain open() would (0666 less the umask)
-        os.fchmod(fd, 0o666 & ~current_umask())
-        with os.fdopen(fd, mode, **open_args) as f:
-            yield f
-        os.replace(tmp, path)
-    except BaseException:
+        with _writing(path):
+            # mkstemp makes the file 0600: give it the mode a plain open() would (0666 less the umask)
+            os.fchmod(fd, 0o666 & ~current_umask())
+            f = os.fdopen(fd, mode, **open_args)
+        yield from _writes_to(f, path)
+        with _writing(path):
+            os.replace(tmp, path)
+    finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """An OSError of the block is E103 for `path`."""
+    from spacy_gdcws.errors import Errors
+
+    try:
+        yield
+    except (OSError, _WriteError) as err:
+        message = err.args[0] if isinstance(err, _WriteError) else (err.strerror or str(err))
+        raise ValueError(Errors.E103.format(path=path, message=message)) from None
+
+
+def _writes_to(f: IO, path: Path) -> Iterator[IO]:
+    """Yield `f` to the caller's block, then close it: the block's writes' OSErrors and
+    the closing's are E103 for `path`; the block's other errors pass through as they are."""
+    try:
+        yield _Written(f)
+    except _WriteError:
+        with contextlib.suppress(OSError):
+            f.close()
+        with _writing(path):
+            raise
+    except BaseException:
+        with contextlib.suppress(OSError):
+            f.close()
         raise
+    else:
+        with _writing(path):
+            f.close()
+
+
+class _WriteError(Exception):
+    """An OSError of a write to the file `_atomic_file` opened (told apart from the
+    caller's own OSErrors, such as reading its input, which pass through as they are)."""
+
+
+class _Written:
+    """The file `_atomic_file` yields: its writes' OSErrors become `_WriteError`."""
+
+    def __init__(self, f: IO) -> None:
+        self._f = f
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._f.write(data)
+        except OSError as err:
+            raise _WriteError(err.strerror or str(err)) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._f, name)
 
 
 def check_outputs(outputs: Dict[str, Optional[Union[str, Path]]], inputs: Dict[str, Optional[Union[str, Path]]],

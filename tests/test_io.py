@@ -27,3 +27,52 @@ def test_a_link_is_followed_and_stays_a_link(tmp_path):
     link.symlink_to(target)
     atomic_write_text(link, "new\n")
     assert link.is_symlink() and target.read_text(encoding="utf8") == "new\n"
+
+
+def test_a_failed_write_names_the_output_and_leaves_nothing(tmp_path):
+    """Issue #51, L5: write errors (a file-size limit, no permission) were tracebacks naming a
+    hidden temporary file."""
+    import resource
+    import signal
+
+    import pytest
+
+    from spacy_gdcws.io import atomic_writer
+
+    out = tmp_path / "big.txt"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, hard))
+        with pytest.raises(ValueError, match=f"E103.*{out}"):
+            with atomic_writer(out) as f:
+                for _ in range(100):
+                    f.write("北京" * 100)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_without_write_permission_is_a_coded_error(tmp_path):
+    import pytest
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):  # root writes anyway
+        pytest.skip("this user can write to a read-only folder")
+    with pytest.raises(ValueError, match=f"E103.*{folder / 'out.txt'}"):
+        atomic_write_text(folder / "out.txt", "北京\n")
+
+
+def test_the_blocks_own_errors_pass_through(tmp_path):
+    import pytest
+
+    from spacy_gdcws.io import atomic_writer
+
+    with pytest.raises(FileNotFoundError):
+        with atomic_writer(tmp_path / "out.txt") as f:
+            f.write("x")
+            open(tmp_path / "missing.txt")
+    assert list(tmp_path.iterdir()) == []

@@ -1,11 +1,33 @@
 """Segment lines of text with a pipeline, keeping every line."""
-from typing import IO, Iterable, Iterator, List, Optional
+import sys
+from typing import IO, Any, Iterable, Iterator, List, Optional
 
+import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
+from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter
+
+# the package README command 1 builds and installs
+PACKAGE = "zh_gdcws"
+MAKE_PACKAGE = (" `zh_gdcws` is made and installed by the project's main job: in a clone of spacy-gdcws, "
+                "`python -m spacy project run all` (README, command 1).")
+
+
+def load_pipeline(model: str, **kwargs: Any) -> Language:
+    """`spacy.load(model)` for segmenting text: a name that is neither an installed package
+    nor a folder is E102 (for `zh_gdcws`, with the command that makes it), and no line is too
+    long (`nlp.max_length`: the segmenter is linear in a line's length)."""
+    try:
+        nlp = spacy.load(model, **kwargs)
+    except OSError as err:
+        if "[E050]" not in str(err):
+            raise
+        raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else "")) from None
+    nlp.max_length = sys.maxsize
+    return nlp
 from spacy_gdcws.pipeline.words import doc_words
 
 

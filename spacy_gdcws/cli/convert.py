@@ -8,27 +8,25 @@ from spacy.tokens import DocBin
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app
-from spacy_gdcws.io import check_outputs
+from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
 from spacy_gdcws.readers import Sentence, read_sentences, sentence_to_doc, split_dev
 
 
 def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:
-    """Write sentences as reference docs to a .spacy file; RETURNS the count."""
+    """Write sentences as reference docs to a .spacy file (whole or not at all); RETURNS the count."""
     nlp = spacy.blank("zh")
     db = DocBin(store_user_data=False)
     n = 0
     for sent in sentences:
         db.add(sentence_to_doc(nlp.vocab, sent))
         n += 1
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db.to_disk(path)
+    atomic_write_bytes(path, db.to_bytes())
     return n
 
 
 def write_lines(path: Path, lines: Iterable[str]) -> None:
-    """Write UTF-8 text, one item per line, creating the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(line + "\n" for line in lines), encoding="utf8")
+    """Write UTF-8 text, one item per line, creating the folder (whole or not at all)."""
+    atomic_write_text(path, "".join(line + "\n" for line in lines))
 
 
 def gold_lines(sentences: Iterable[Sentence]) -> List[str]:

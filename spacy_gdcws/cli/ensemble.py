@@ -2,11 +2,11 @@
 from pathlib import Path
 from typing import List, Optional
 
-import spacy
 import typer
 from wasabi import msg
 
 from spacy_gdcws.app.ensemble import build_ensemble
+from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 
@@ -23,7 +23,7 @@ def ensemble_cli(
     first pipeline; choose the ensemble's decoding weights with `tune-decoding`.
     Inference costs one forward pass per member."""
     check_outputs({"OUTPUT": output}, {f"MODEL {i + 1}": m for i, m in enumerate(models)}, folders=("OUTPUT",))
-    nlp = build_ensemble([spacy.load(model) for model in models], segmenter)
+    nlp = build_ensemble([load_pipeline(model) for model in models], segmenter)
     output.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     msg.good(f"Ensemble of {len(models)} segmenters -> {output}")

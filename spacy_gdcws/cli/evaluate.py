@@ -3,10 +3,10 @@ import json
 from pathlib import Path
 from typing import Optional
 
-import spacy
 import typer
 from wasabi import msg
 
+from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.evaluate import evaluate_segmenter
 from spacy_gdcws.io import atomic_write_text, check_outputs
@@ -38,7 +38,7 @@ def evaluate_cli(
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
     check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold, "DICTIONARY": dictionary, "--raw": raw})
     use_gpu(gpu_id)
-    nlp = spacy.load(model)
+    nlp = load_pipeline(model)
     settings = {}
     segmenter = nlp.get_pipe(find_segmenter(nlp))
     if transition_weight is not None:

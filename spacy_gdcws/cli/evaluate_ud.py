@@ -2,12 +2,12 @@
 from pathlib import Path
 from typing import Optional
 
-import spacy
 import srsly
 import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
+from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.ud_eval import evaluate_pipeline
 from spacy_gdcws.io import check_outputs
@@ -25,7 +25,7 @@ def evaluate_ud_cli(
     2018 style), from raw text and, for contrast, from the gold words."""
     check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold})
     use_gpu(gpu_id)
-    nlp = spacy.load(model)
+    nlp = load_pipeline(model)
     golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
     scores = evaluate_pipeline(nlp, golds, segmenter=segmenter)
     result = {"model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names, **scores}

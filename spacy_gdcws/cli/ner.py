@@ -10,6 +10,7 @@ import typer
 from spacy.tokens import DocBin
 from wasabi import msg
 
+from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
 from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
@@ -57,7 +58,7 @@ def evaluate_ner_cli(
     entities whose boundaries fall inside a token (unreachable)."""
     check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold, "--train": train})
     use_gpu(gpu_id)
-    nlp = spacy.load(model)
+    nlp = load_pipeline(model)
     golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
     scores = evaluate_ner(nlp, golds, source=gold)
     result = {"name": name or model, "model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names,

@@ -3,13 +3,12 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import spacy
 import typer
 from tqdm import tqdm
 from wasabi import msg
 
 from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
-from spacy_gdcws.app.segment import segment_lines, write_segmented
+from spacy_gdcws.app.segment import load_pipeline, segment_lines, write_segmented
 from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.errors import Errors
@@ -37,8 +36,8 @@ def segment_cli(
     file appears whole or not at all (written to a temporary file, then renamed)."""
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
                    **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
-    for name, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--threads", threads or 1)):
-        if not 1 <= value <= 2**31 - 1:
+    for name, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--threads", threads)):
+        if value is not None and not 1 <= value <= 2**31 - 1:
             fail(Errors.E047.format(name=name, value=value))
     set_threads(threads, n_process)
     if output_path is not None and str(output_path) == "-":  # as for the input: '-' is the standard stream
@@ -46,7 +45,7 @@ def segment_cli(
     use_gpu(gpu_id)
     if precision not in PRECISIONS:
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
-    nlp = spacy.load(model)
+    nlp = load_pipeline(model)
     set_precision(nlp, precision)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
     # a stream: memory stays flat however long the input is

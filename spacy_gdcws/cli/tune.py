@@ -2,13 +2,13 @@
 from pathlib import Path
 from typing import List, Optional
 
-import spacy
 import srsly
 import typer
 from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
+from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.app.tuning import (
     DEFAULT_BIGRAM_PRIOR_WEIGHTS,
     DEFAULT_TAG_PRIOR_WEIGHTS,
@@ -49,7 +49,7 @@ def tune_decoding_cli(
     decoding, all 0, wins ties when listed first) and save the pipeline with it, so that
     `spacy.load(OUTPUT)` decodes that way."""
     check_outputs({"OUTPUT": output, "--report": report}, {"MODEL": model, "DEV": dev, "--train": train}, folders=("OUTPUT",))
-    nlp = spacy.load(model)
+    nlp = load_pipeline(model)
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
     examples = None
     if train is not None:

@@ -21,7 +21,13 @@ import codecs
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
-from spacy_gdcws.decoding.user_dict import MAX_FREQ, WORD_MODES, UserDictionary, check_mode, check_word
+from spacy_gdcws.decoding.user_dict import (
+    MAX_FREQ,
+    WORD_MODES,
+    UserDictionary,
+    check_mode,
+    check_word,
+)
 from spacy_gdcws.errors import Errors
 
 Entry = Tuple[str, str, Optional[int]]

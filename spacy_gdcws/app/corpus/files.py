@@ -1,30 +1,48 @@
 """The inputs of a corpus run (a file, a folder, a glob; local or any pyarrow filesystem URI)
 and where their outputs go, checked before Ray starts."""
 import fnmatch
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.io import READ_BLOCK
 
 
 @dataclass
 class CorpusFile:
-    """One input file (path in its filesystem, size, mtime) and where its output goes."""
+    """One input file (path in its filesystem, size, mtime) and where its output goes;
+    `error`: why it cannot be read (a link to nothing), found while listing."""
 
     source: str
     relative: str
     target: str
     size: int = 0
     mtime_ns: int = 0
+    error: Optional[str] = None
+    _ends: Optional[str] = None
 
     @property
     def gzipped(self) -> bool:
         return self.source.endswith(".gz")
 
-    def identity(self) -> Dict[str, Any]:
-        return {"input": self.source, "size": self.size, "mtime_ns": self.mtime_ns}
+    def identity(self, fs: Any) -> Dict[str, Any]:
+        """What the manifest records of the input: its path, size, mtime and a digest of its
+        first and last MiB (copy and sync tools restore mtimes: an edit that keeps the size
+        and the mtime is still seen, unless it lies only in the middle of a larger file)."""
+        if self._ends is None:
+            digest = hashlib.sha256()
+            with fs.open_input_file(self.source) as f:
+                digest.update(f.read(READ_BLOCK))
+                if self.size > 2 * READ_BLOCK:
+                    f.seek(self.size - READ_BLOCK)
+                    digest.update(f.read(READ_BLOCK))
+                elif self.size > READ_BLOCK:
+                    digest.update(f.read())
+            self._ends = digest.hexdigest()
+        return {"input": self.source, "size": self.size, "mtime_ns": self.mtime_ns, "sha256_ends": self._ends}
 
 
 def filesystem_of(location: Union[str, Path]) -> Tuple[Any, str]:
@@ -34,7 +52,8 @@ def filesystem_of(location: Union[str, Path]) -> Tuple[Any, str]:
     text = str(location)
     if "://" in text:
         return pafs.FileSystem.from_uri(text)
-    return pafs.LocalFileSystem(), os.path.abspath(os.path.expanduser(text))
+    # the real path: an output folder that is a link to the input is the input
+    return pafs.LocalFileSystem(), os.path.realpath(os.path.expanduser(text))
 
 
 def _hidden(relative: str) -> bool:
@@ -52,13 +71,15 @@ def glob_match(path: str, pattern: str) -> bool:
 
 def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> List[CorpusFile]:
     """The input files: a file, every file under a folder (sorted; hidden names left out), or
-    a glob pattern; each with its size and mtime. E016 when nothing matches."""
+    a glob pattern; each with its size and mtime. E016 when nothing matches. On the local
+    disk, links to folders are not followed (a link back to the folder would list its files
+    again and again) and a link to nothing is an entry with its `error`."""
     import pyarrow.fs as pafs
 
     fs, path = filesystem_of(input_path)
     _, out_root = filesystem_of(output_dir)
     pattern = None
-    if any(c in path for c in "*?["):
+    if is_pattern(fs, path):
         cut = min(i for i in (path.find("*"), path.find("?"), path.find("[")) if i >= 0)
         root, pattern = path[: cut].rsplit("/", 1)[0], path
     else:
@@ -67,7 +88,7 @@ def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> L
     if info.type == pafs.FileType.File and pattern is None:
         infos, root = [info], os.path.dirname(root)
     elif info.type == pafs.FileType.Directory:
-        infos = [i for i in fs.get_file_info(pafs.FileSelector(root, recursive=True)) if i.type == pafs.FileType.File]
+        infos = _list_files(fs, root)
     else:
         raise ValueError(Errors.E016.format(path=input_path, message="no such file, folder or pattern"))
     out = []
@@ -77,11 +98,34 @@ def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> L
             continue
         if pattern and (i.path == out_root or i.path.startswith(out_root.rstrip("/") + "/")):
             continue  # a pattern that reaches into the output folder: never an input
+        error = None if i.type == pafs.FileType.File else Errors.E016.format(path=i.path, message="a link to nothing")
         out.append(CorpusFile(i.path, relative, f"{out_root.rstrip('/')}/{relative}", int(i.size or 0),
-                              int(i.mtime_ns or 0)))
+                              int(i.mtime_ns or 0), error))
     if not out:
         raise ValueError(Errors.E016.format(path=input_path, message="no input files"))
     return out
+
+
+def _list_files(fs: Any, root: str) -> List[Any]:
+    """The files under `root` (pyarrow FileInfo): on the local disk without following links
+    to folders, links to nothing included (type NotFound); elsewhere, pyarrow's listing."""
+    import pyarrow.fs as pafs
+
+    if not isinstance(fs, pafs.LocalFileSystem):
+        return [i for i in fs.get_file_info(pafs.FileSelector(root, recursive=True)) if i.type == pafs.FileType.File]
+    paths = []
+    for folder, _, names in os.walk(root, followlinks=False):
+        paths.extend(os.path.join(folder, name) for name in names)
+    infos = fs.get_file_info(paths) if paths else []
+    return [i for i in infos if i.type in (pafs.FileType.File, pafs.FileType.NotFound)]
+
+
+def is_pattern(fs: Any, path: str) -> bool:
+    """Whether `path` is a glob pattern: it has `*`, `?` or `[` and names no file or folder
+    (a folder called `data[1]` is that folder)."""
+    import pyarrow.fs as pafs
+
+    return any(c in path for c in "*?[") and fs.get_file_info(path).type == pafs.FileType.NotFound
 
 
 def check_locations(input_path: Union[str, Path], output_dir: Union[str, Path]) -> None:
@@ -92,7 +136,7 @@ def check_locations(input_path: Union[str, Path], output_dir: Union[str, Path]) 
     fs, source = filesystem_of(input_path)
     _, out = filesystem_of(output_dir)
     out, root = out.rstrip("/"), source.rstrip("/")
-    if any(c in source for c in "*?[") or fs.get_file_info(root).type != pafs.FileType.Directory:
+    if is_pattern(fs, source) or fs.get_file_info(root).type != pafs.FileType.Directory:
         return
     if out == root or out.startswith(root + "/"):
         raise ValueError(Errors.E088.format(output=output_dir, input=input_path))
@@ -100,8 +144,9 @@ def check_locations(input_path: Union[str, Path], output_dir: Union[str, Path]) 
 
 def check_outputs_are_not_inputs(output_dir: Union[str, Path], files: Sequence[CorpusFile]) -> None:
     """E077 when an output path is an input path."""
-    inputs = {f.source for f in files}
+    inputs = {os.path.realpath(f.source) if "://" not in f.source else f.source for f in files}
     for file in files:
-        if file.target in inputs:
+        target = os.path.realpath(file.target) if "://" not in file.target else file.target
+        if target in inputs:
             raise ValueError(Errors.E077.format(output_name="OUTPUT_DIR", output=output_dir,
                                                 input_name=f"INPUT {file.source}"))

@@ -47,13 +47,16 @@ def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode:
 
 
 def read_manifest(fs: Any, output_root: str) -> Dict[str, Any]:
-    """The output folder's manifest (empty when absent or unreadable: nothing is trusted)."""
+    """The output folder's manifest (empty when absent, unreadable or of another shape:
+    nothing is trusted, every file is segmented again)."""
     try:
         with fs.open_input_stream(f"{output_root}/{MANIFEST_NAME}") as f:
             data = json.loads(f.read().decode("utf8"))
     except Exception:
         return {}
-    return data.get("files", {}) if data.get("format") == MANIFEST_FORMAT else {}
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(data.get("files"), dict):
+        return {}
+    return {name: entry for name, entry in data["files"].items() if isinstance(entry, dict)}
 
 
 def write_manifest(fs: Any, output_root: str, files: Dict[str, Any]) -> None:
@@ -61,11 +64,17 @@ def write_manifest(fs: Any, output_root: str, files: Dict[str, Any]) -> None:
                     json.dumps({"format": MANIFEST_FORMAT, "files": files}, indent=1, ensure_ascii=False).encode("utf8"))
 
 
-def is_done(entry: Optional[Dict[str, Any]], file: CorpusFile, model: str, settings: Dict[str, Any], fs: Any) -> bool:
+def is_done(entry: Optional[Dict[str, Any]], file: CorpusFile, model: str, settings: Dict[str, Any], fs: Any,
+            in_fs: Any) -> bool:
     """Whether a manifest entry says `file` is done with this model and these settings, and its output is there."""
     import pyarrow.fs as pafs
 
-    if not entry or entry.get("source") != file.identity() or entry.get("model") != model or entry.get("settings") != settings:
+    if not entry or entry.get("model") != model or entry.get("settings") != settings or file.error:
+        return False
+    source = entry.get("source")
+    if not isinstance(source, dict) or (source.get("size"), source.get("mtime_ns")) != (file.size, file.mtime_ns):
+        return False
+    if source != file.identity(in_fs):  # read the file's ends only for what size and mtime say is done
         return False
     info = fs.get_file_info(file.target)
     return info.type == pafs.FileType.File and info.size == entry.get("output_size")

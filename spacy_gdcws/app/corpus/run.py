@@ -90,11 +90,17 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     in_fs, _ = filesystem_of(input_path)
     out_fs, out_root = filesystem_of(output_dir)
     out_root = out_root.rstrip("/")
+    try:  # an output folder that cannot be made is found now, not after segmenting
+        out_fs.create_dir(out_root, recursive=True)
+    except OSError as err:
+        raise ValueError(Errors.E103.format(path=output_dir, message=err)) from None
     manifest = read_manifest(out_fs, out_root)
     summary = Summary()
     todo = []
     for file in files:
-        if is_done(manifest.get(file.relative), file, identity, settings, out_fs):
+        if file.error:  # found while listing (a link to nothing): it fails alone
+            summary.failed.append((file.relative, file.error))
+        elif is_done(manifest.get(file.relative), file, identity, settings, out_fs, in_fs):
             summary.skipped.append(file.relative)
         else:
             todo.append(file)
@@ -128,7 +134,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].gzipped)
                          for index, n in ready])
         for (index, _), size in zip(ready, sizes):
-            manifest[todo[index].relative] = {"source": todo[index].identity(), "model": identity,
+            manifest[todo[index].relative] = {"source": todo[index].identity(in_fs), "model": identity,
                                               "settings": settings, "output_size": size}
         failed = {relative for relative, _ in summary.failed}
         for file in todo:  # a failed file has no output: not a stale one from an earlier run either

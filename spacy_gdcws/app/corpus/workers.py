@@ -76,13 +76,14 @@ class SegmentActor:
         import spacy
 
         from spacy_gdcws.app.precision import set_threads
+        from spacy_gdcws.app.segment import load_pipeline
         from spacy_gdcws.app.user_dicts import load_user_dicts
 
         if gpu:
             spacy.require_gpu()
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
         set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
-        self.nlp = spacy.load(model)
+        self.nlp = load_pipeline(model)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode, user_dict_encoding)  # each file in one table build
         self.delimiter = delimiter
         self.nlp_batch_size = nlp_batch_size
