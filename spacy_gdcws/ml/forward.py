@@ -31,6 +31,7 @@ from spacy_gdcws.ml.state import (
     LEXICON_ATTR,
     LEXICON_COUNTS_ATTR,
     NGRAM_VOCAB_ATTR,
+    NGRAM_VOCAB_RECORDED_ATTR,
     NORMALIZE_ATTR,
     OUTPUT_ATTR,
     doc_folds,
@@ -100,6 +101,8 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
             LEXICON_COUNTS_ATTR: None,
             # an empty NgramVocab until the segmenter's initialize records one
             NGRAM_VOCAB_ATTR: NgramVocab.empty() if features["ngram_vocab"] else None,
+            # saved with the model; pipelines saved before it have a non-empty vocabulary
+            NGRAM_VOCAB_RECORDED_ATTR: False,
             # the training docs' blocks, a features.HoldoutFolds (set by the
             # segmenter's initialize when holdout_folds >= 2; training only)
             HOLDOUT_FOLDS_ATTR: None,
@@ -117,7 +120,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     tags = model.attrs.get(OUTPUT_ATTR, "gaps") == "tags"
     use_bigrams = model.attrs["bigrams"]
     vocab = model.attrs[NGRAM_VOCAB_ATTR]
-    if vocab is not None and not len(vocab):
+    if vocab is not None and not len(vocab) and not model.attrs.get(NGRAM_VOCAB_RECORDED_ATTR):
         raise ValueError(Errors.E028)
     if not docs:
         return [], lambda d_outputs: docs

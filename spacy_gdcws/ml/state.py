@@ -30,6 +30,9 @@ HOLDOUT_FOLDS_ATTR = "holdout_blocks"
 # set by spacy_gdcws.ml.precision: the model is int8 and predicts only
 QUANTIZED_ATTR = "quantized"
 NGRAM_VOCAB_ATTR = "ngram_vocab"
+# set by `record_ngram_vocab`: the vocabulary was recorded (it may be empty: one training
+# sentence with leave-one-out knows no n-gram), so an empty one is not an uninitialized model
+NGRAM_VOCAB_RECORDED_ATTR = "ngram_vocab_recorded"
 # the embedding's character normalization spec (`data.normalize`; "" = none)
 NORMALIZE_ATTR = "normalize"
 # set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ml.ensemble): they predict only
@@ -70,6 +73,7 @@ def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> 
     model.attrs[NGRAM_VOCAB_ATTR] = NgramVocab.from_keys(
         batches, model.attrs["ngram_holdout"], None if model.attrs.get(HOLDOUT_FOLDS_ATTR) is None else folds
     )
+    model.attrs[NGRAM_VOCAB_RECORDED_ATTR] = True
 
 
 def give_lexicon(model: Model, attr: str, words: Iterable[str]) -> None:

@@ -236,3 +236,19 @@ def test_case_02_pipe_as_tuples_keeps_the_context(trained_nlp):
     out = list(trained_nlp.pipe(texts, as_tuples=True))
     assert [ctx for _, ctx in out] == [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]
     assert [doc.text for doc, _ in out] == [t for t, _ in texts]
+
+
+def test_a_segmenter_initialized_on_one_sentence_segments():
+    """Issue #51: `add_pipe("gdcws_segmenter")` initialized on one sentence failed at the first call
+    with E028 ("initialize the segmenter"): with leave-one-out its n-gram vocabulary was empty."""
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    from tests.util import char_blank
+
+    nlp = char_blank()
+    nlp.add_pipe("gdcws_segmenter")
+    ref = Doc(nlp.vocab, words=["我", "爱", "北京"], spaces=[False] * 3)
+    nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
+    assert len(nlp.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"]) == 0
+    assert "".join(t.text for t in nlp("我爱北京天安门")) == "我爱北京天安门"
