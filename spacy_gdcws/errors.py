@@ -123,3 +123,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E101 = "Pipeline {i} of the ensemble reads another general lexicon than pipeline 0: members must be trained with the same one."
     E102 = "Can't find the pipeline {model!r}: it is neither an installed package nor a folder.{hint}"
     E103 = "Cannot write {path}: {message}"
+    E104 = "{path}: a {codec} file can be read but not written back compressed the same way: decompress it (or use gzip, bz2, zstd or lz4) first."

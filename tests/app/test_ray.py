@@ -198,3 +198,24 @@ def test_glob_patterns_read_as_a_shell_reads_them(tmp_path):
     assert found("**/*.txt") == ["sub/c.txt", "sub/deep/d.txt"]
     assert [f.relative for f in find_inputs(tmp_path / "in", tmp_path / "out")] == [
         "a.txt", "b.txt.gz", "sub/c.txt", "sub/deep/d.txt"]
+
+
+def test_a_compressed_input_gives_an_output_compressed_the_same_way(corpus, tmp_path):
+    """Issue #51, S3: .bz2, .zst and .lz4 inputs were decompressed on read (Ray Data, by
+    extension) but written as plain text under the compressed name."""
+    import bz2
+
+    import pyarrow as pa
+
+    root, expected = corpus
+    lines = (root / "plain" / "b.txt").read_text(encoding="utf8").split("\n")[:-1]
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "b.txt.bz2").write_bytes(bz2.compress(("\n".join(lines) + "\n").encode("utf8")))
+    with pa.output_stream(str(source / "b.txt.zst"), compression="zstd") as f:
+        f.write(("\n".join(lines) + "\n").encode("utf8"))
+    summary = _run(source, tmp_path / "out")
+    assert summary.files == 2 and not summary.failed
+    assert bz2.decompress((tmp_path / "out" / "b.txt.bz2").read_bytes()) == expected["b.txt"]
+    with pa.input_stream(str(tmp_path / "out" / "b.txt.zst"), compression="zstd") as f:
+        assert f.read() == expected["b.txt"]

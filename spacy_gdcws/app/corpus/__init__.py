@@ -8,9 +8,11 @@ The driver only plans and commits; the corpus never passes through it:
 1. Driver, before Ray starts: the inputs are listed (a file, a folder, a glob; local paths or
    any pyarrow filesystem URI: `s3://`, `gs://`, `hdfs://`), the model is loaded once to check
    it (and hashed: its identity), the output folder is checked (not an input, not inside the
-   input folder). A file whose entry in the output folder's manifest matches its size, mtime,
-   the model's identity and the settings is done: skipped (resume).
-2. Workers: `LineChunks`, a Ray Data file datasource, streams each file (gzip by its
+   input folder, by real path; made now). Links to folders are not followed; a link to
+   nothing, or a codec that cannot be written back (snappy), fails alone. A file whose entry
+   in the output folder's manifest matches its size, mtime and a digest of its first and
+   last MiB, the model's identity and the settings is done: skipped (resume).
+2. Workers: `LineChunks`, a Ray Data file datasource, streams each file (gzip, bz2, zstd, lz4 by its
    extension) as rows of `batch_size` lines, numbered per file, then one end row with the
    file's number of chunks (or the coded error of a line that is not UTF-8: that file fails,
    the others go on). `map_batches` runs `SegmentActor` in an actor pool (`ActorPoolStrategy`,
@@ -18,7 +20,7 @@ The driver only plans and commits; the corpus never passes through it:
    writes each chunk's output lines as an ordered part file under a staging folder, on the
    worker, each part atomically (a retried or restarted task rewrites the same part).
 3. Commit: one Ray task per finished file concatenates its parts in order, streaming, into a
-   temporary file beside the target and renames it (gzip again for `.gz` inputs); the driver
+   temporary file beside the target and renames it (compressed with the input's codec); the driver
    then records the file in the manifest and removes the staging folder.
 
 The output of each file is `segment`'s, byte for byte: one line per input line, empty lines

@@ -25,8 +25,10 @@ class CorpusFile:
     _ends: Optional[str] = None
 
     @property
-    def gzipped(self) -> bool:
-        return self.source.endswith(".gz")
+    def compression(self) -> Optional[str]:
+        """The codec the input is read with (by its extension, as Ray Data reads it:
+        `pyarrow.Codec.detect`), and so the codec its output is written with."""
+        return compression_of(self.source)
 
     def identity(self, fs: Any) -> Dict[str, Any]:
         """What the manifest records of the input: its path, size, mtime and a digest of its
@@ -43,6 +45,20 @@ class CorpusFile:
                     digest.update(f.read())
             self._ends = digest.hexdigest()
         return {"input": self.source, "size": self.size, "mtime_ns": self.mtime_ns, "sha256_ends": self._ends}
+
+
+# codecs pyarrow reads but cannot write as a stream
+_READ_ONLY_CODECS = ("snappy",)
+
+
+def compression_of(path: str) -> Optional[str]:
+    """The codec of a file by its extension, as Ray Data infers it (None: plain text)."""
+    import pyarrow as pa
+
+    try:
+        return pa.Codec.detect(path).name
+    except (ValueError, TypeError):
+        return "snappy" if path.endswith(".snappy") else None
 
 
 def filesystem_of(location: Union[str, Path]) -> Tuple[Any, str]:
@@ -99,6 +115,8 @@ def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> L
         if pattern and (i.path == out_root or i.path.startswith(out_root.rstrip("/") + "/")):
             continue  # a pattern that reaches into the output folder: never an input
         error = None if i.type == pafs.FileType.File else Errors.E016.format(path=i.path, message="a link to nothing")
+        if error is None and compression_of(i.path) in _READ_ONLY_CODECS:
+            error = Errors.E104.format(path=i.path, codec=compression_of(i.path))
         out.append(CorpusFile(i.path, relative, f"{out_root.rstrip('/')}/{relative}", int(i.size or 0),
                               int(i.mtime_ns or 0), error))
     if not out:

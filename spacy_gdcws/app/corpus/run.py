@@ -131,7 +131,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
         ready = _finished_files(todo, sink.records, summary)
         commit = ray.remote(num_cpus=0)(commit_file)
-        sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].gzipped)
+        sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
                          for index, n in ready])
         for (index, _), size in zip(ready, sizes):
             manifest[todo[index].relative] = {"source": todo[index].identity(in_fs), "model": identity,

@@ -156,16 +156,18 @@ def parts_sink(staging: str, filesystem: Any) -> Any:
     return PartsSink()
 
 
-def commit_file(filesystem: Any, staging: str, file: int, n_chunks: int, target: str, gzipped: bool) -> int:
-    """Concatenate a file's parts in order into a temporary file beside `target`, streaming, and
-    rename it (`target` appears whole or not at all). RETURNS the output's size in bytes."""
+def commit_file(filesystem: Any, staging: str, file: int, n_chunks: int, target: str,
+                compression: Optional[str]) -> int:
+    """Concatenate a file's parts in order into a temporary file beside `target`, streaming,
+    compressed with the input's codec, and rename it (`target` appears whole or not at all).
+    RETURNS the output's size in bytes."""
     import pyarrow.fs as pafs
 
     parent = target.rsplit("/", 1)[0]
     filesystem.create_dir(parent, recursive=True)
     tmp = f"{parent}/.{target.rsplit('/', 1)[1]}.{uuid.uuid4().hex}.tmp"
     try:
-        with filesystem.open_output_stream(tmp, compression="gzip" if gzipped else None) as out:
+        with filesystem.open_output_stream(tmp, compression=compression) as out:
             for chunk in range(n_chunks):
                 with filesystem.open_input_stream(part_path(staging, file, chunk)) as part:
                     for block in read_blocks(part):
