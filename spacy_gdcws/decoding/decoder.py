@@ -9,7 +9,8 @@ whole batch laid end to end (`doc_arrays.BatchArrays`):
   the priors make (`decoding.chain`).
 The bigram prior and the user dictionary's "prefer" words add to the gap
 logits before either of the last two; its "combine" words merge decoded words
-last (`user_dict.UserDictionary.combine`).
+last (`word_tables.Snapshot.combine`). A decode reads one snapshot of the user
+dictionary from start to end (another thread may edit it meanwhile).
 
 A decoding weight is a `Weight` attribute of `Decoder` (checked on every
 assignment); adding one is a line here, where it is used, and a setting of the
@@ -35,6 +36,7 @@ from spacy_gdcws.decoding.priors import (
 )
 from spacy_gdcws.decoding.units import inner_gaps
 from spacy_gdcws.decoding.user_dict import UserDictionary
+from spacy_gdcws.decoding.word_tables import Snapshot
 from spacy_gdcws.errors import Errors
 
 
@@ -150,7 +152,8 @@ class Decoder:
             if weights.get(weight, getattr(self, weight)) > 0.0 and not present:
                 raise ValueError(Errors.E031.format(name=self.name, key=key))
 
-    def gap_rules(self, arrays: Any, written: Any = None) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
+    def gap_rules(self, arrays: Any, written: Any = None,
+                  user_dict: Optional[Snapshot] = None) -> Tuple[numpy.ndarray, Optional[numpy.ndarray]]:
         """A doc's gap constraints (-1 free, 0 no boundary, 1 boundary) and logit
         bonuses (None: none) from whitespace, atomic units and the user dictionary
         (`doc_arrays.TokenArrays` in, normalized; `written`: the same as written,
@@ -164,8 +167,9 @@ class Decoder:
         if self.atomic_units:
             inner = inner_gaps(written.text, written.idx, written.first) & ~forced
             constraints[inner] = 0
-        if len(self.user_dict):
-            words, bias = self.user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
+        user_dict = self.user_dict.snapshot() if user_dict is None else user_dict
+        if len(user_dict):
+            words, bias = user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
             # a dictionary word never cuts an atomic unit (a URL, a ZWJ emoji) open
             constraints = numpy.where((words >= 0) & ~forced & ~(inner & (words == 1)), words, constraints)
         return constraints, bias
@@ -193,7 +197,8 @@ class Decoder:
         index = [i for i, n in enumerate(laid.lengths.tolist()) if n >= 2]
         if not index:
             return bounds
-        constraint, bias = self.gap_rules(flat, written)
+        user_dict = self.user_dict.snapshot()
+        constraint, bias = self.gap_rules(flat, written, user_dict)
         spans = [(s, s + n - 1) for s, n in zip(laid.starts[index].tolist(), laid.lengths[index].tolist())]
         real = laid.real_gaps
         if tags:
@@ -202,7 +207,7 @@ class Decoder:
                                      [flat.breaks[a : b + 1] for a, b in spans])
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
-            return self.user_dict.combine(flat.codes, bounds, ~real, constraint)
+            return user_dict.combine(flat.codes, bounds, ~real, constraint)
         self.check_counts()
         # the scores' own dtype: the threshold is subtracted in it, as always
         logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
@@ -219,7 +224,7 @@ class Decoder:
             bounds = self._chain_boundaries(laid, logits, constraint, index)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        return self.user_dict.combine(flat.codes, bounds & real, ~real, constraint)
+        return user_dict.combine(flat.codes, bounds & real, ~real, constraint)
 
     def _chain_boundaries(self, laid: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
                           index: List[int]) -> numpy.ndarray:

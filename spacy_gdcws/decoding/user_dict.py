@@ -19,16 +19,18 @@ Modes (what a word of the dictionary does where it occurs in a text):
 
 A word cannot contain whitespace: whitespace is always a word boundary (so that
 `doc.text` never changes). Frequencies (jieba's files) are kept with the words
-(`freqs`); no mode uses them yet.
+(`freqs`); no mode uses them yet. Files in the formats users have:
+`decoding.dictionary_files`; the lookup tables: `decoding.word_tables`.
 """
+import threading
+from types import MappingProxyType
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
-from spacy_gdcws.data.features import code_keys, window_matches
-from spacy_gdcws.data.key_index import KeyIndex
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.data.tokenizer import check_unicode
+from spacy_gdcws.decoding.word_tables import LengthTable, Snapshot, word_keys
 from spacy_gdcws.errors import Errors
 
 MODES = ("force", "prefer", "combine", "split")
@@ -56,24 +58,45 @@ def check_word(word: object) -> str:
 
 
 class UserDictionary:
-    """Words with a mode (see the module docstring). `add`, `add_splits`,
-    `remove` and `reset` rebuild the lookup tables once per call, whatever the
-    number of words."""
+    """Words with a mode (see the module docstring).
+
+    `add`, `add_splits`, `remove` and `reset` cost what they touch (`word_tables`: a
+    table's small delta is rebuilt, its base only once it is outgrown), also with
+    jieba's 349k words loaded, and take effect at once: the next decode needs no
+    rebuild. Edits are serialized by a lock; decoding reads one immutable
+    `snapshot()` from start to end, so a decode running while another thread edits
+    sees the dictionary before or after the edit, never half of it.
+    """
 
     def __init__(self, words: Optional[Mapping[str, str]] = None, normalizer: Optional[CharNormalizer] = None) -> None:
         self.words: Dict[str, str] = {}
         self.freqs: Dict[str, int] = {}
         self.splits: Dict[str, Tuple[str, ...]] = {}
-        # per mode group ("hard", "prefer", "combine") and word length: keys and row of each word
-        self._tables: Dict[str, Dict[int, Tuple[KeyIndex, numpy.ndarray]]] = {}
-        self._rows: Dict[str, List[str]] = {}
         self._normalizer = normalizer or get_normalizer("")
+        self._lock = threading.Lock()
+        self._clear_tables()
         if words:
-            self._set({w: m for w, m in words.items()})
-            self._build()
+            with self._lock:
+                self._apply({w: m for w, m in words.items()})
+
+    def _clear_tables(self) -> None:
+        # per group and length: key -> word (what the tables hold); per word, where it is
+        self._entries: Dict[Tuple[str, int], Dict[int, str]] = {}
+        self._where: Dict[str, Tuple[str, int, int]] = {}
+        self._snapshot = Snapshot({}, MappingProxyType({}), 0)
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+    def __reduce__(self):
+        return (_restore, (self.to_list(), self._normalizer.spec))
+
+    def snapshot(self) -> Snapshot:
+        """The dictionary as it is now, for one decode (`word_tables.Snapshot`)."""
+        return self._snapshot
 
     @property
     def normalizer(self) -> CharNormalizer:
@@ -86,11 +109,11 @@ class UserDictionary:
     @normalizer.setter
     def normalizer(self, value: CharNormalizer) -> None:
         if value.spec != self._normalizer.spec:
-            self._normalizer = value
-            self._build()
-
-    def __contains__(self, word: object) -> bool:
-        return word in self.words
+            with self._lock:
+                self._normalizer = value
+                modes = dict(self.words)
+                self._clear_tables()
+                self._apply(modes)
 
     def add(self, words: Iterable[str], mode: str = "force", freqs: Optional[Mapping[str, int]] = None) -> int:
         """Add words (a later mode replaces an earlier one), checked all before
@@ -101,10 +124,9 @@ class UserDictionary:
         check_mode(mode)
         checked = [check_word(w) for w in words]
         freqs = {w: check_freq(w, f) for w, f in (freqs or {}).items()}
-        self._set({w: mode for w in checked})
-        if freqs:
-            self.freqs.update({w: int(f) for w, f in freqs.items() if w in self.words})
-        self._build()
+        with self._lock:
+            self._apply({w: mode for w in checked})
+            self.freqs.update({w: f for w, f in freqs.items() if w in self.words})
         return len(checked)
 
     def add_splits(self, splits: Mapping[str, Sequence[str]]) -> int:
@@ -117,130 +139,76 @@ class UserDictionary:
             if "".join(parts) != word or len(parts) < 2:
                 raise ValueError(Errors.E084.format(word=word, parts=list(parts)))
             checked[word] = parts
-        self._set({w: "split" for w in checked})
-        self.splits.update(checked)
-        self._build()
+        with self._lock:
+            self._apply({w: "split" for w in checked}, splits=checked)
         return len(checked)
 
     def remove(self, words: Iterable[str]) -> None:
         """Remove words (absent ones are ignored); a bare string is refused (E083)."""
         if isinstance(words, str):
             raise TypeError(Errors.E083.format(words=words))
-        for word in words:
-            self.words.pop(word, None)
-            self.freqs.pop(word, None)
-            self.splits.pop(word, None)
-        self._build()
+        with self._lock:
+            self._apply({}, remove=list(words))
 
     def reset(self) -> None:
         """Remove every word."""
-        self.words, self.freqs, self.splits = {}, {}, {}
-        self._build()
+        with self._lock:
+            self.words, self.freqs, self.splits = {}, {}, {}
+            self._clear_tables()
 
-    def _set(self, modes: Mapping[str, str]) -> None:
+    def _apply(self, modes: Mapping[str, str], remove: Sequence[str] = (),
+               splits: Optional[Mapping[str, Tuple[str, ...]]] = None) -> None:
+        """Set words' modes and remove words (under the lock): the dicts, then the tables of
+        the lengths touched, then one new snapshot."""
+        touched: Dict[Tuple[str, int], List[int]] = {}
+        splits_changed = bool(splits)
+        for word in list(remove) + [w for w in modes if w in self._where]:
+            if word not in modes:
+                self.words.pop(word, None)
+                self.freqs.pop(word, None)
+            splits_changed |= self.splits.pop(word, None) is not None
+            group, size, key = self._where.pop(word, (None, 0, 0))
+            if group is not None and self._entries[(group, size)].get(key) == word:
+                del self._entries[(group, size)][key]
+                touched.setdefault((group, size), []).append(key)
+        by_place: Dict[Tuple[str, int], List[str]] = {}
         for word, mode in modes.items():
-            if mode != "split":
-                self.splits.pop(word, None)
             self.words[word] = mode
-
-    def _build(self) -> None:
-        """One table per mode group and word length (keys of the words' code points)."""
-        groups: Dict[str, List[str]] = {"hard": [], "prefer": [], "combine": []}
-        for word, mode in self.words.items():
-            groups["hard" if mode in _HARD else mode].append(word)
-        self._tables, self._rows = {}, {}
-        for group, words in groups.items():
-            by_length: Dict[int, List[str]] = {}
-            for word in words:
-                by_length.setdefault(len(word), []).append(word)
-            tables = {}
-            for size, ws in by_length.items():
-                codes = numpy.frombuffer("".join(ws).encode("utf-32-le"), dtype="<u4").astype(numpy.int64)
-                codes = self._normalizer.points(codes)
-                keys = code_keys(codes.reshape(len(ws), size))
-                order = numpy.argsort(keys, kind="stable")
-                tables[size] = (KeyIndex(keys[order]), order)
-            self._tables[group] = tables
-            self._rows[group] = by_length  # type: ignore[assignment]
-
-    def _longest(self, group: str, codes: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        """Per token: the length of the longest word of `group` starting there (0:
-        none), and that word's row in its length's list."""
-        n = len(codes)
-        best = numpy.zeros(n, dtype=numpy.int64)
-        row = numpy.zeros(n, dtype=numpy.int64)
-        for size in sorted(self._tables.get(group, {})):
-            table, order = self._tables[group][size]
-            hit, idx = window_matches(codes, size, table)
-            best[hit] = size  # longer sizes come later and win
-            row[hit] = order[idx]
-        return best, row
+            by_place.setdefault(("hard" if mode in _HARD else mode, len(word)), []).append(word)
+        for (group, size), ws in by_place.items():
+            keys = word_keys(ws, size, self._normalizer).tolist()
+            entries = self._entries.setdefault((group, size), {})
+            for word, key in zip(ws, keys):
+                entries[key] = word
+                self._where[word] = (group, size, key)
+            touched.setdefault((group, size), []).extend(keys)
+        if splits:
+            self.splits.update(splits)
+        old = self._snapshot
+        tables = {group: dict(by_size) for group, by_size in old.tables.items()}
+        for (group, size), keys in touched.items():
+            entries = self._entries.get((group, size), {})
+            table = old.tables.get(group, {}).get(size)
+            if not entries:
+                tables.get(group, {}).pop(size, None)
+            else:
+                tables.setdefault(group, {})[size] = (LengthTable.build(size, entries) if table is None
+                                                      else table.edited(entries, keys))
+        view = MappingProxyType(dict(self.splits)) if splits_changed else old.splits
+        self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words))
 
     def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
-        """Token spans [start, end) of the group's words in a doc, by forward
-        maximum matching, with each word.
-
-        codes: each token's code point (`doc_arrays.TokenArrays.codes`; tokens of
-            several characters match nothing).
-        """
-        if not len(codes) or not self._tables.get(group):
-            return []
-        best, row = self._longest(group, codes)
-        out: List[Tuple[int, int, str]] = []
-        end = 0
-        for start in numpy.flatnonzero(best).tolist():
-            if start >= end:
-                size = int(best[start])
-                end = start + size
-                out.append((start, end, self._rows[group][size][int(row[start])]))
-        return out
+        """`Snapshot.matches` of the dictionary as it is now."""
+        return self._snapshot.matches(codes, group)
 
     def gap_rules(self, codes: numpy.ndarray, bonus: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        """Gap constraints (-1 free, 0 no boundary, 1 boundary: force and split
-        words) and boundary-logit bonuses (prefer words) of n tokens, each (n - 1,)."""
-        n = len(codes)
-        constraints = numpy.full(max(n - 1, 0), -1, dtype=numpy.int64)
-        bias = numpy.zeros(max(n - 1, 0), dtype=numpy.float64)
-        for start, end, word in self.matches(codes, "hard"):
-            constraints[start : end - 1] = 0
-            if word in self.splits:
-                cuts = numpy.cumsum([len(p) for p in self.splits[word][:-1]])
-                constraints[start + cuts - 1] = 1
-            if start > 0:
-                constraints[start - 1] = 1
-            if end - 1 < n - 1:
-                constraints[end - 1] = 1
-        for start, end, _ in self.matches(codes, "prefer"):
-            bias[start : end - 1] -= bonus
-            if start > 0:
-                bias[start - 1] += bonus
-            if end - 1 < n - 1:
-                bias[end - 1] += bonus
-        return constraints, bias
+        """`Snapshot.gap_rules` of the dictionary as it is now."""
+        return self._snapshot.gap_rules(codes, bonus)
 
     def combine(self, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
                 constraints: numpy.ndarray) -> numpy.ndarray:
-        """Merge "combine" words into one token where the decoded `bounds` (n - 1,)
-        have a boundary at both of a word's edges (`edges`: gaps that count as
-        boundaries anyway, and the ends of the tokens) and no gap inside it is
-        a forced boundary (`constraints` == 1). Longest words first at each
-        position, left to right, matches never overlap."""
-        if not self._tables.get("combine") or not len(bounds):
-            return bounds
-        best, _ = self._longest("combine", codes)
-        cut = bounds | edges
-        out = bounds.copy()
-        end = 0
-        for start in numpy.flatnonzero(best).tolist():
-            if start < end:
-                continue
-            stop = start + int(best[start])  # tokens [start, stop): inner gaps start .. stop - 2
-            left = start == 0 or cut[start - 1]
-            right = stop - 1 >= len(bounds) or cut[stop - 1]
-            if left and right and not (constraints[start : stop - 1] == 1).any():
-                out[start : stop - 1] = False
-                end = stop
-        return out
+        """`Snapshot.combine` of the dictionary as it is now."""
+        return self._snapshot.combine(codes, bounds, edges, constraints)
 
     def to_list(self) -> List[list]:
         """Rows [word, mode] (+ [freq] where known; a split word's parts last), sorted."""
@@ -262,18 +230,21 @@ class UserDictionary:
         (E095 names `source` and the row)."""
         out = cls(normalizer=normalizer)
         modes: Dict[str, str] = {}
+        splits: Dict[str, Tuple[str, ...]] = {}
+        freqs: Dict[str, int] = {}
         for i, row in enumerate(rows):
             try:
                 word, mode, freq, parts = _read_row(row)
             except (ValueError, TypeError) as err:
                 raise ValueError(Errors.E095.format(source=source, row=i, message=err)) from None
             if parts is not None:
-                out.splits[word] = parts
+                splits[word] = parts
             if freq is not None:
-                out.freqs[word] = freq
+                freqs[word] = freq
             modes[word] = mode
-        out._set(modes)
-        out._build()
+        with out._lock:
+            out._apply(modes, splits=splits)
+            out.freqs.update(freqs)
         return out
 
 
@@ -302,3 +273,8 @@ def check_freq(word: str, freq: object) -> int:
     if isinstance(freq, bool) or not isinstance(freq, int) or not 0 <= freq <= MAX_FREQ:
         raise ValueError(Errors.E096.format(max=MAX_FREQ, freq=freq, word=word))
     return freq
+
+
+def _restore(rows: List[list], spec: str) -> UserDictionary:
+    """A pickled dictionary (`UserDictionary.__reduce__`): its rows under its normalization."""
+    return UserDictionary.from_list(rows, get_normalizer(spec))
