@@ -1,5 +1,6 @@
 """Segment lines of text with a pipeline, keeping every line."""
 import sys
+from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, List, Optional
 
 import spacy
@@ -20,12 +21,9 @@ def load_pipeline(model: str, **kwargs: Any) -> Language:
     """`spacy.load(model)` for segmenting text: a name that is neither an installed package
     nor a folder is E102 (for `zh_gdcws`, with the command that makes it), and no line is too
     long (`nlp.max_length`: the segmenter is linear in a line's length)."""
-    try:
-        nlp = spacy.load(model, **kwargs)
-    except OSError as err:
-        if "[E050]" not in str(err):
-            raise
-        raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else "")) from None
+    if not (model.startswith("blank:") or Path(model).exists() or spacy.util.is_package(model)):
+        raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else ""))
+    nlp = spacy.load(model, **kwargs)
     nlp.max_length = sys.maxsize
     return nlp
 from spacy_gdcws.pipeline.words import doc_words

@@ -123,3 +123,13 @@ def test_case_14_sigterm_leaves_no_file_and_dash_is_stdout(saved, tmp_path):
     assert out.returncode == 0, out.stderr
     assert ["".join(line.split()) for line in out.stdout.splitlines()] == ["我爱北京", "天安门。"]
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("model", ["zh_gdcws", "no_such_pipeline"])
+def test_a_pipeline_that_is_not_installed_is_one_line_naming_what_makes_it(tmp_path, model):
+    """Issue #48: `segment zh_gdcws ...` before the main job failed with spaCy's E050 and nothing
+    said that the project's main job makes the package."""
+    (tmp_path / "in.txt").write_text("我爱北京\n", encoding="utf8")
+    run = run_cli("segment", model, tmp_path / "in.txt", tmp_path / "out.txt")
+    assert run.returncode == 1 and len(run.stderr.strip().splitlines()) == 1 and "[E102]" in run.stderr
+    assert ("spacy project run all" in run.stderr) == (model == "zh_gdcws")

@@ -5,6 +5,7 @@ import os
 import uuid
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
+from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_write_fs, read_blocks
 from spacy_gdcws.readers.base import iter_lines
 
@@ -40,11 +41,18 @@ def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chun
     class LineChunks(FileBasedDatasource):
         """Each file as rows of `lines_per_chunk` lines as `segment` reads them (BOM and line
         ends removed, empty lines kept), numbered per file, then an end row: the number of
-        chunks, or the coded error (E015 file:line) of a line that is not UTF-8."""
+        chunks, or the coded error of the file (E015 file:line for a line that is not UTF-8,
+        E016 for a file that cannot be opened or read, e.g. deleted since it was listed)."""
 
         def __init__(self) -> None:
             super().__init__(list(paths), filesystem=filesystem)
             self._index = {os.path.normpath(p): i for i, p in enumerate(paths)}
+
+        def _open_input_source(self, fs: Any, path: str, **open_args: Any) -> Any:
+            try:
+                return super()._open_input_source(fs, path, **open_args)
+            except OSError as err:  # the file fails when read (an end row with its error), not the run
+                return _Unreadable(Errors.E016.format(path=path, message=err))
 
         def _read_stream(self, f: Any, path: str) -> Iterator[Any]:
             file = self._index[os.path.normpath(path)]
@@ -58,12 +66,34 @@ def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chun
                 if lines:
                     yield _chunk_block(file, chunk, lines)
                     chunk += 1
-            except Exception as err:  # this file fails; the others go on
+            except OSError as err:  # this file fails; the others go on
+                yield _chunk_block(file, -1, [], error=Errors.E016.format(path=path, message=err))
+                return
+            except Exception as err:  # a coded error of a line (E015): this file fails; the others go on
                 yield _chunk_block(file, -1, [], error=str(err))
                 return
             yield _chunk_block(file, -1, [], n_chunks=chunk)
 
     return LineChunks()
+
+
+class _Unreadable:
+    """The stream of a file that could not be opened: reading it raises its coded error."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+    def read(self, *args: Any) -> bytes:
+        raise ValueError(self.error)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "_Unreadable":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
 
 
 class SegmentActor:
