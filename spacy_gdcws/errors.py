@@ -124,3 +124,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E102 = "Can't find the pipeline {model!r}: it is neither an installed package nor a folder.{hint}"
     E103 = "Cannot write {path}: {message}"
     E104 = "{path}: a {codec} file can be read but not written back compressed the same way: decompress it (or use gzip, bz2, zstd or lz4) first."
+    E105 = "{path}: a file name with a line break cannot be read on Ray Data (it loses the break): rename the file."

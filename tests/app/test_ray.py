@@ -219,3 +219,26 @@ def test_a_compressed_input_gives_an_output_compressed_the_same_way(corpus, tmp_
     assert bz2.decompress((tmp_path / "out" / "b.txt.bz2").read_bytes()) == expected["b.txt"]
     with pa.input_stream(str(tmp_path / "out" / "b.txt.zst"), compression="zstd") as f:
         assert f.read() == expected["b.txt"]
+
+
+def test_a_file_name_with_a_line_break_or_a_file_gone_fails_alone(tmp_path, monkeypatch):
+    """Issue #51, L1: a file deleted during the run, or a file name with a line break, ended the
+    whole run in a RayTaskError with no output at all."""
+    from spacy_gdcws.app.corpus import run as corpus_run
+
+    source = tmp_path / "in"
+    _write(source / "a.txt", ["我爱北京", "天安门"])
+    _write(source / "b\nc.txt", ["今天天气"])
+    _write(source / "d.txt", ["好"])
+    listed = corpus_run.find_inputs
+
+    def listed_then_deleted(*args, **kwargs):
+        files = listed(*args, **kwargs)
+        (source / "a.txt").unlink()  # gone between listing and reading
+        return files
+
+    monkeypatch.setattr(corpus_run, "find_inputs", listed_then_deleted)
+    summary = _run(source, tmp_path / "out")
+    assert summary.files == 1 and (tmp_path / "out" / "d.txt").read_text(encoding="utf8") == "好\n"
+    failed = dict(summary.failed)
+    assert "[E105]" in failed["b\nc.txt"] and "[E016]" in failed["a.txt"]

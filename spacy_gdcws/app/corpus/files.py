@@ -117,6 +117,8 @@ def find_inputs(input_path: Union[str, Path], output_dir: Union[str, Path]) -> L
         error = None if i.type == pafs.FileType.File else Errors.E016.format(path=i.path, message="a link to nothing")
         if error is None and compression_of(i.path) in _READ_ONLY_CODECS:
             error = Errors.E104.format(path=i.path, codec=compression_of(i.path))
+        if error is None and ("\n" in i.path or "\r" in i.path):
+            error = Errors.E105.format(path=repr(i.path))
         out.append(CorpusFile(i.path, relative, f"{out_root.rstrip('/')}/{relative}", int(i.size or 0),
                               int(i.mtime_ns or 0), error))
     if not out:

@@ -104,6 +104,13 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
             summary.skipped.append(file.relative)
         else:
             todo.append(file)
+    # a file gone since it was listed fails alone (checked again here: the datasource needs one file)
+    present = in_fs.get_file_info([f.source for f in todo]) if todo else []
+    for file, info in zip(list(todo), present):
+        if info.type == pafs.FileType.NotFound:
+            todo.remove(file)
+            message = "it could not be read (gone since it was listed?)"
+            summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
     if not todo:
         return summary
     start = time.perf_counter()
@@ -187,7 +194,12 @@ def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]
         if error:
             summary.failed.append((file.relative, error))
         elif n < 0 or got != list(range(n)):
-            summary.failed.append((file.relative, Errors.E069.format(path=file.source, chunk=len(got), what="missing")))
+            if n < 0 and not got:  # not one row: the file could not be read at all
+                message = "it could not be read (gone since it was listed?)"
+                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
+            else:
+                summary.failed.append((file.relative, Errors.E069.format(path=file.source, chunk=len(got),
+                                                                         what="missing")))
         else:
             ready.append((index, n))
     return ready

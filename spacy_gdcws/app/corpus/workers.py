@@ -45,7 +45,8 @@ def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chun
         E016 for a file that cannot be opened or read, e.g. deleted since it was listed)."""
 
         def __init__(self) -> None:
-            super().__init__(list(paths), filesystem=filesystem)
+            # a file gone since it was listed is left out here and reported at the end (E016)
+            super().__init__(list(paths), filesystem=filesystem, ignore_missing_paths=True)
             self._index = {os.path.normpath(p): i for i, p in enumerate(paths)}
 
         def _open_input_source(self, fs: Any, path: str, **open_args: Any) -> Any:
