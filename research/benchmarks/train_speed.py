@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def build(name: str, train_docs, n_init: int):
-    import spacy
     from spacy.training import Example
     from spacy.util import load_config, load_model_from_config
     from thinc.api import fix_random_seed

@@ -13,7 +13,8 @@ same texts. The median of `--runs` is reported for each.
 
 Edits (`edits` in the report, issue #49): 4,000 words (of jieba's dict.txt, past the
 first 100k) added one `add_words` call at a time against one call of all 4,000, on an
-empty dictionary; then, with jieba's whole dict.txt loaded, the median of one more
+empty dictionary, also counting one short line segmented right after (where the tables of
+words added one at a time are brought up to date); then, with jieba's whole dict.txt loaded, the median of one more
 one-word `add_words`, of one `remove_words`, and of segmenting one short line right
 after an edit (`--edit-samples` of each); and whether the words of the texts after all
 the edits equal those of a dictionary built in one call from the same words.
@@ -67,15 +68,20 @@ def edit_costs(nlp, seg, lines, texts, samples: int) -> dict:
     from spacy_gdcws.decoding.user_dict import UserDictionary
 
     words = [line.split()[0] for line in lines[100_000:104_000]]
+    line = texts[0][:30]
     seg.user_dict.reset()
     start = time.perf_counter()
     for word in words:
         seg.add_words([word])
     one_at_a_time = time.perf_counter() - start
+    nlp(line)  # the tables of the 4,000 words are brought up to date here
+    one_at_a_time_then_line = time.perf_counter() - start
     seg.user_dict.reset()
     start = time.perf_counter()
     seg.add_words(words)
     one_call = time.perf_counter() - start
+    nlp(line)
+    one_call_then_line = time.perf_counter() - start
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "dict.txt"
         path.write_text("\n".join(lines) + "\n", encoding="utf8")
@@ -99,8 +105,12 @@ def edit_costs(nlp, seg, lines, texts, samples: int) -> dict:
     seg.user_dict = UserDictionary.from_list(seg.user_dict.to_list())
     at_once = [[t.text for t in doc] for doc in nlp.pipe(texts, batch_size=256)]
     ms = lambda values: round(1000 * statistics.median(values), 3)  # noqa: E731
-    return {"words": len(words), "one_at_a_time_s": round(one_at_a_time, 3), "one_call_s": round(one_call, 3),
-            "ratio": round(one_at_a_time / one_call, 2), "dictionary_size": len(seg.user_dict),
+    return {"words": len(words), "one_at_a_time_s": round(one_at_a_time, 4), "one_call_s": round(one_call, 4),
+            "ratio": round(one_at_a_time / one_call, 2),
+            "one_at_a_time_then_a_line_s": round(one_at_a_time_then_line, 4),
+            "one_call_then_a_line_s": round(one_call_then_line, 4),
+            "ratio_then_a_line": round(one_at_a_time_then_line / one_call_then_line, 2),
+            "dictionary_size": len(seg.user_dict),
             "add_one_ms_median": ms(add), "remove_one_ms_median": ms(remove),
             "segment_after_edit_ms_median": ms(decode), "samples": samples,
             "same_words_as_one_build": edited == at_once}

@@ -22,6 +22,7 @@ A word cannot contain whitespace: whitespace is always a word boundary (so that
 (`freqs`); no mode uses them yet. Files in the formats users have:
 `decoding.dictionary_files`; the lookup tables: `decoding.word_tables`.
 """
+import re
 import threading
 from types import MappingProxyType
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -30,7 +31,7 @@ import numpy
 
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.data.tokenizer import check_unicode
-from spacy_gdcws.decoding.word_tables import LengthTable, Snapshot, word_keys
+from spacy_gdcws.decoding.word_tables import MIN_DELTA, LengthTable, Snapshot, word_keys
 from spacy_gdcws.errors import Errors
 
 MODES = ("force", "prefer", "combine", "split")
@@ -49,23 +50,32 @@ def check_mode(mode: str) -> str:
     return mode
 
 
+# whitespace (never inside a word) and lone surrogates (not text spaCy can store), in one search
+_NOT_IN_A_WORD = re.compile(r"[\s\ud800-\udfff]")
+
+
 def check_word(word: object) -> str:
     """E046 unless `word` is a non-empty string without whitespace (E066: not Unicode spaCy can store)."""
-    if not isinstance(word, str) or not word or any(c.isspace() for c in word):
+    if not isinstance(word, str) or not word:
         raise ValueError(Errors.E046.format(word=word))
-    check_unicode(word)
+    if _NOT_IN_A_WORD.search(word):
+        if any(c.isspace() for c in word):
+            raise ValueError(Errors.E046.format(word=word))
+        check_unicode(word)
     return word
 
 
 class UserDictionary:
     """Words with a mode (see the module docstring).
 
-    `add`, `add_splits`, `remove` and `reset` cost what they touch (`word_tables`: a
-    table's small delta is rebuilt, its base only once it is outgrown), also with
-    jieba's 349k words loaded, and take effect at once: the next decode needs no
-    rebuild. Edits are serialized by a lock; decoding reads one immutable
-    `snapshot()` from start to end, so a decode running while another thread edits
-    sees the dictionary before or after the edit, never half of it.
+    Edits (`add`, `add_splits`, `remove`, `reset`) change the words at once and cost what
+    they touch, also with jieba's 349k words loaded: the lookup tables of the words touched
+    are brought up to date by the next `snapshot()` (the next decode), incrementally
+    (`word_tables`: a table's small delta is rebuilt, its base only once it is outgrown),
+    or at once by an edit of many words (a file). Edits and that update are serialized by
+    a lock; decoding reads one immutable snapshot from start to end, so a decode running
+    while another thread edits sees the dictionary before or after the edit, never half
+    of it.
     """
 
     def __init__(self, words: Optional[Mapping[str, str]] = None, normalizer: Optional[CharNormalizer] = None) -> None:
@@ -80,9 +90,11 @@ class UserDictionary:
                 self._apply({w: m for w, m in words.items()})
 
     def _clear_tables(self) -> None:
-        # per group and length: key -> word (what the tables hold); per word, where it is
+        # per group and length, key -> word (what the tables hold, as of the last snapshot);
+        # the words touched since (their tables to bring up to date), and whether splits changed
         self._entries: Dict[Tuple[str, int], Dict[int, str]] = {}
-        self._where: Dict[str, Tuple[str, int, int]] = {}
+        self._pending: Dict[Tuple[str, int], Dict[str, None]] = {}
+        self._splits_changed = False
         self._snapshot = Snapshot({}, MappingProxyType({}), 0)
 
     def __len__(self) -> int:
@@ -95,7 +107,11 @@ class UserDictionary:
         return (_restore, (self.to_list(), self._normalizer.spec))
 
     def snapshot(self) -> Snapshot:
-        """The dictionary as it is now, for one decode (`word_tables.Snapshot`)."""
+        """The dictionary as it is now, for one decode (`word_tables.Snapshot`): the tables
+        of the words edited since the last one are brought up to date first."""
+        if self._pending or self._splits_changed:
+            with self._lock:
+                self._compile()
         return self._snapshot
 
     @property
@@ -119,14 +135,24 @@ class UserDictionary:
         """Add words (a later mode replaces an earlier one), checked all before
         any is added. A bare string is refused (E083: it would add each of its
         characters). RETURNS how many were given."""
+        if words.__class__ is list and len(words) == 1 and not freqs and mode in WORD_MODES:
+            word = words[0]  # one valid word: the call a service makes in a loop, at its cheapest
+            if word.__class__ is str and word and not _NOT_IN_A_WORD.search(word):
+                with self._lock:
+                    self._apply({word: mode})
+                return 1
         if isinstance(words, str):
             raise TypeError(Errors.E083.format(words=words))
-        check_mode(mode)
-        checked = [check_word(w) for w in words]
-        freqs = {w: check_freq(w, f) for w, f in (freqs or {}).items()}
+        if mode not in WORD_MODES:
+            check_mode(mode)
+        search = _NOT_IN_A_WORD.search  # check_word's test, inline: edits come a word at a time in loops
+        checked = dict.fromkeys([w if w.__class__ is str and w and not search(w) else check_word(w) for w in words],
+                                mode)
+        freqs = {w: check_freq(w, f) for w, f in freqs.items()} if freqs else None
         with self._lock:
-            self._apply({w: mode for w in checked})
-            self.freqs.update({w: f for w, f in freqs.items() if w in self.words})
+            self._apply(checked)
+            if freqs:
+                self.freqs.update({w: f for w, f in freqs.items() if w in self.words})
         return len(checked)
 
     def add_splits(self, splits: Mapping[str, Sequence[str]]) -> int:
@@ -140,7 +166,7 @@ class UserDictionary:
                 raise ValueError(Errors.E084.format(word=word, parts=list(parts)))
             checked[word] = parts
         with self._lock:
-            self._apply({w: "split" for w in checked}, splits=checked)
+            self._apply(dict.fromkeys(checked, "split"), splits=checked)
         return len(checked)
 
     def remove(self, words: Iterable[str]) -> None:
@@ -158,57 +184,70 @@ class UserDictionary:
 
     def _apply(self, modes: Mapping[str, str], remove: Sequence[str] = (),
                splits: Optional[Mapping[str, Tuple[str, ...]]] = None) -> None:
-        """Set words' modes and remove words (under the lock): the dicts, then the tables of
-        the lengths touched, then one new snapshot."""
-        touched: Dict[Tuple[str, int], List[int]] = {}
-        splits_changed = bool(splits)
-        for word in list(remove) + [w for w in modes if w in self._where]:
-            if word not in modes:
-                self.words.pop(word, None)
+        """Set words' modes and remove words (under the lock): the words at once, their
+        tables at the next snapshot (at once for an edit of many words)."""
+        pending, words = self._pending, self.words
+        for word in remove:
+            mode = words.pop(word, None)
+            if mode is not None:
                 self.freqs.pop(word, None)
-            splits_changed |= self.splits.pop(word, None) is not None
-            group, size, key = self._where.pop(word, (None, 0, 0))
-            if group is not None and self._entries[(group, size)].get(key) == word:
-                del self._entries[(group, size)][key]
-                touched.setdefault((group, size), []).append(key)
-        by_place: Dict[Tuple[str, int], List[str]] = {}
-        for word, mode in modes.items():
-            self.words[word] = mode
-            by_place.setdefault(("hard" if mode in _HARD else mode, len(word)), []).append(word)
-        for (group, size), ws in by_place.items():
-            keys = word_keys(ws, size, self._normalizer).tolist()
-            entries = self._entries.setdefault((group, size), {})
-            for word, key in zip(ws, keys):
-                entries[key] = word
-                self._where[word] = (group, size, key)
-            touched.setdefault((group, size), []).extend(keys)
+                self._splits_changed |= self.splits.pop(word, None) is not None
+                pending.setdefault(_place(word, mode), {})[word] = None
+        for word, mode in modes.items():  # a path a word at a time costs little: edits in a loop
+            old = words.get(word)
+            if old is not None:
+                if old == "split" and mode != "split":
+                    self._splits_changed |= self.splits.pop(word, None) is not None
+                pending.setdefault(_place(word, old), {})[word] = None
+            words[word] = mode
+            place = ("hard" if mode in _HARD else mode, len(word))
+            touched = pending.get(place)
+            if touched is None:
+                touched = pending[place] = {}
+            touched[word] = None
         if splits:
             self.splits.update(splits)
+            self._splits_changed = True
+        if len(modes) + len(remove) >= MIN_DELTA:
+            self._compile()
+
+    def _compile(self) -> None:
+        """Bring the tables of the words touched since the last snapshot up to date, and
+        make a new snapshot (under the lock)."""
         old = self._snapshot
         tables = {group: dict(by_size) for group, by_size in old.tables.items()}
-        for (group, size), keys in touched.items():
-            entries = self._entries.get((group, size), {})
+        for (group, size), touched in self._pending.items():
+            words = list(touched)
+            entries = self._entries.setdefault((group, size), {})
+            keys = word_keys(words, size, self._normalizer).tolist()
+            for word, key in zip(words, keys):
+                mode = self.words.get(word)
+                if mode is not None and _place(word, mode) == (group, size):
+                    entries[key] = word
+                elif entries.get(key) == word:
+                    del entries[key]
             table = old.tables.get(group, {}).get(size)
             if not entries:
                 tables.get(group, {}).pop(size, None)
             else:
                 tables.setdefault(group, {})[size] = (LengthTable.build(size, entries) if table is None
                                                       else table.edited(entries, keys))
-        view = MappingProxyType(dict(self.splits)) if splits_changed else old.splits
+        view = MappingProxyType(dict(self.splits)) if self._splits_changed else old.splits
+        self._pending, self._splits_changed = {}, False
         self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words))
 
     def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
         """`Snapshot.matches` of the dictionary as it is now."""
-        return self._snapshot.matches(codes, group)
+        return self.snapshot().matches(codes, group)
 
     def gap_rules(self, codes: numpy.ndarray, bonus: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """`Snapshot.gap_rules` of the dictionary as it is now."""
-        return self._snapshot.gap_rules(codes, bonus)
+        return self.snapshot().gap_rules(codes, bonus)
 
     def combine(self, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
                 constraints: numpy.ndarray) -> numpy.ndarray:
         """`Snapshot.combine` of the dictionary as it is now."""
-        return self._snapshot.combine(codes, bounds, edges, constraints)
+        return self.snapshot().combine(codes, bounds, edges, constraints)
 
     def to_list(self) -> List[list]:
         """Rows [word, mode] (+ [freq] where known; a split word's parts last), sorted."""
@@ -245,6 +284,7 @@ class UserDictionary:
         with out._lock:
             out._apply(modes, splits=splits)
             out.freqs.update(freqs)
+            out._compile()
         return out
 
 
@@ -278,3 +318,8 @@ def check_freq(word: str, freq: object) -> int:
 def _restore(rows: List[list], spec: str) -> UserDictionary:
     """A pickled dictionary (`UserDictionary.__reduce__`): its rows under its normalization."""
     return UserDictionary.from_list(rows, get_normalizer(spec))
+
+
+def _place(word: str, mode: str) -> Tuple[str, int]:
+    """The table a word of `mode` lives in: its mode group and its length."""
+    return ("hard" if mode in _HARD else mode), len(word)

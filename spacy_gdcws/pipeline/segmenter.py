@@ -126,7 +126,7 @@ class GDSegmenter(TrainablePipe):
         never split or merged), "prefer" (favoured by `user_dict_bonus` logits)
         or "combine" (merged where the model's boundaries allow it); see
         `decoding.user_dict`. RETURNS (int): the number of words added."""
-        return self.user_dict.add(words, mode)
+        return self.decoder.user_dict.add(words, mode)
 
     def add_splits(self, splits: Dict[str, List[str]]) -> int:
         """Forced splits: `{"和服务": ["和", "服务"]}` cuts each occurrence into its parts."""
