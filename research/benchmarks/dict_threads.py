@@ -11,13 +11,13 @@ and the errors raised.
 """
 import argparse
 import itertools
-import json
 import sys
 import threading
 import time
 from pathlib import Path
 
 import spacy
+from reports import emit
 
 FORCE = ["小米手机", "天猫精灵", "红米"]
 TOGGLED = ["米家", "华为"]
@@ -81,10 +81,7 @@ def main() -> None:
               "states": len(states), "docs": counts["docs"], "edits": counts["edits"],
               "docs_matching_no_state": counts["unmatched"], "errors": len(counts["errors"]),
               "first_errors": counts["errors"][:5]}
-    text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-    if args.output:
-        args.output.write_text(text, encoding="utf8")
-    print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import spacy
+from reports import emit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,10 +58,7 @@ def main() -> None:
 
     report = {"command": " ".join(["python"] + sys.argv), "model": args.model, "spacy_gdcws": spacy_gdcws.__file__,
               "rows": rows}
-    text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-    if args.output:
-        args.output.write_text(text, encoding="utf8")
-    print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import spacy
+from reports import emit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -178,10 +179,7 @@ def main() -> None:
               "lines": len(texts), "chars": sum(len(t) for t in texts), "runs": args.runs,
               "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
               "rows": rows}
-    text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-    if args.output:
-        args.output.write_text(text, encoding="utf8")
-    print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":
