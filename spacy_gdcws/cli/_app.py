@@ -19,8 +19,17 @@ app = typer.Typer(
 _CODED = re.compile(r"^\[[EW]\d{3,}\]")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from spacy_gdcws.about import __version__
+
+        print(f"spacy-gdcws {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def main() -> None:
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Print the version and exit")) -> None:
     """Segment text (`segment`) and corpora on Ray (`segment-corpus`); convert and
     prepare corpora for `spacy train`; evaluate, score and tune segmenters.
 
@@ -59,7 +68,7 @@ def run() -> None:
     signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
-    except (ValueError, OSError, KeyError) as e:
+    except (ValueError, OSError, KeyError, ImportError) as e:
         text = str(e.args[0]) if e.args else str(e)
         if not _CODED.match(text):
             raise

@@ -17,7 +17,7 @@ def train_pkuseg_cli(
     iterations: int = typer.Option(20, "--iterations", "-n", help="Training iterations"),
 ) -> None:
     """Retrain spacy-pkuseg on exactly the sentences our segmenter trains on (needs
-    the [baselines] extra). The folder loads with spacy_pkuseg.pkuseg(OUTPUT) and as
+    the \\[baselines] extra). The folder loads with spacy_pkuseg.pkuseg(OUTPUT) and as
     [initialize.tokenizer] pkuseg_model of spaCy's zh tokenizer."""
     check_outputs({"OUTPUT": output}, {"TRAIN": train, "DEV": dev}, folders=("OUTPUT",))
     seconds = train_pkuseg(train, dev, output, iterations)

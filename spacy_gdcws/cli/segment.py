@@ -30,6 +30,7 @@ def segment_cli(
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
     exactly one output line: the words separated by the delimiter. The output
@@ -50,11 +51,12 @@ def segment_cli(
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)
-    show = output_path is not None and sys.stderr.isatty()
+    show = output_path is not None and sys.stderr.isatty() and not quiet
     docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), disable=not show, unit="line")
     if output_path is None:
         write_segmented(docs, sys.stdout, delimiter)
         return
     with atomic_writer(output_path) as out:
         n = write_segmented(docs, out, delimiter)
-    msg.good(f"{n} lines -> {output_path}")
+    if not quiet:
+        msg.good(f"{n} lines -> {output_path}")

@@ -8,7 +8,7 @@ the pipeline, so the transformer reads the character doc: a BERT-style Chinese t
 one wordpiece per Han character (the alignment is one to one), a run of Latin letters or digits
 becomes one or more wordpieces that span several character tokens (each character gets the mean
 of the wordpieces it overlaps), and characters without a wordpiece (whitespace) get zeros.
-Needs the `[transformers]` extra (`pip install spacy-gdcws[transformers]`): E067 without it.
+Needs the `[transformers]` extra (`pip install -e ".[transformers]"` in the repository): E067 without it.
 """
 from functools import partial
 from typing import Any, Callable, Dict, List, Tuple

@@ -172,3 +172,30 @@ def test_case_16_evaluate_says_which_scorer_ran(saved, tmp_path):
     result = _json.loads((tmp_path / "n.json").read_text())
     assert result["official"] is None and "does not exist" in result["scorer"]["why_not_official"]
     assert "does not exist" in " ".join((out.stdout + out.stderr).split())  # wasabi wraps long lines
+
+
+def test_version_and_help_texts():
+    """Issue #48: no --version; `train-pkuseg --help` printed "needs the  extra" (rich took
+    `[baselines]` for markup)."""
+    from spacy_gdcws.about import __version__
+
+    assert cli("--version").strip() == f"spacy-gdcws {__version__}"
+    assert "[baselines]" in cli("train-pkuseg", "--help")
+
+
+def test_segment_quiet_prints_nothing_on_stderr(saved, tmp_path):
+    run = run_cli("segment", saved / "model", saved / "in.txt", tmp_path / "out.txt", "--quiet")
+    assert run.returncode == 0 and run.stderr == ""
+    assert (tmp_path / "out.txt").read_text(encoding="utf8").count("\n") == 2
+
+
+def test_a_missing_extra_is_one_coded_line(tmp_path):
+    """Issue #48: `segment-corpus` without the [ray] extra printed a 25-line traceback ending in E070."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['ray'] = None; sys.modules['pyarrow'] = None; sys.modules['pyarrow.fs'] = None\n"
+            "sys.argv = ['spacy-gdcws', 'segment-corpus', 'm', 'in', 'out']\n"
+            "from spacy_gdcws.cli import run; run()")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1 and "[E070]" in done.stderr

@@ -1,5 +1,6 @@
 """The driver of a corpus run: plan (inputs, manifest, model), run the Ray Data pipeline,
 commit each finished file and record it in the manifest."""
+import logging
 import time
 import uuid
 from collections import defaultdict
@@ -120,7 +121,11 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                  ignore_reinit_error=True)
     staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
     try:
-        ray.data.DataContext.get_current().enable_progress_bars = progress
+        context = ray.data.DataContext.get_current()
+        context.enable_progress_bars = context.enable_operator_progress_bars = progress
+        context.print_on_execution_start = progress
+        if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars
+            logging.getLogger("ray.data").setLevel(logging.WARNING)
         # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
         # given to actors, tasks that asked for one would never be scheduled)
         dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
