@@ -133,3 +133,39 @@ def test_a_pipeline_that_is_not_installed_is_one_line_naming_what_makes_it(tmp_p
     run = run_cli("segment", model, tmp_path / "in.txt", tmp_path / "out.txt")
     assert run.returncode == 1 and len(run.stderr.strip().splitlines()) == 1 and "[E102]" in run.stderr
     assert ("spacy project run all" in run.stderr) == (model == "zh_gdcws")
+
+
+def test_bad_thread_count_is_a_one_line_error(tmp_path):
+    """Issue #51, L6: `--threads 0` reached torch.set_num_threads as a RuntimeError traceback."""
+    (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
+    out = run_cli("segment", LEGACY_FIXTURE, tmp_path / "in.txt", tmp_path / "out.txt", "--threads", "0")
+    assert out.returncode == 1 and "E047" in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_a_line_longer_than_spacys_max_length_is_segmented(tmp_path):
+    """Issue #51, L9: a line over nlp.max_length (1,000,000 characters) was spaCy's E088 on the CLI."""
+    line = " " * 1_000_001 + "好"
+    (tmp_path / "in.txt").write_text(line + "\n", encoding="utf8")
+    out = run_cli("segment", LEGACY_FIXTURE, tmp_path / "in.txt", tmp_path / "out.txt", "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "out.txt").read_text(encoding="utf8").split() == ["好"]
+
+
+def test_convert_under_a_file_size_limit_is_a_coded_error_and_leaves_no_file(tmp_path):
+    """Issue #51, L4: convert wrote its DocBin in place, so a failed write left a truncated file."""
+    import os
+    import resource
+    import signal
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("".join(f"我  爱  北京{i}  天安门  。\n" for i in range(3000)), encoding="utf8")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    out = run_cli("convert", corpus, tmp_path / "train.spacy", preexec_fn=limit, env=env)
+    assert out.returncode == 1 and "E103" in out.stderr and "train.spacy" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]

@@ -86,4 +86,4 @@ except ImportError as e:
 """
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    assert "[E067]" in run.stdout and "spacy-gdcws[transformers]" in run.stdout
+    assert "[E067]" in run.stdout and "pip install -e '.[transformers]'" in run.stdout
