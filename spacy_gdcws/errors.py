@@ -125,3 +125,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E103 = "Cannot write {path}: {message}"
     E104 = "{path}: a {codec} file can be read but not written back compressed the same way: decompress it (or use gzip, bz2, zstd or lz4) first."
     E105 = "{path}: a file name with a line break cannot be read on Ray Data (it loses the break): rename the file."
+    E106 = "The character normalization table saved for {spec!r} is damaged (pairs of unequal length or outside Unicode): save the pipeline again."

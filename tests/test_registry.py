@@ -48,7 +48,8 @@ def _registered() -> dict:
     groups = {"spacy_factories": registry.factories, "spacy_architectures": registry.architectures,
               "spacy_scorers": registry.scorers,
               "spacy_readers": registry.readers, "spacy_loggers": registry.loggers,
-              "spacy_tokenizers": registry.tokenizers, "thinc_schedules": registry.schedules}
+              "spacy_tokenizers": registry.tokenizers, "spacy_misc": registry.misc,
+              "thinc_schedules": registry.schedules}
     out = {}
     for group, reg in groups.items():
         # catalogue.REGISTRY holds what decorators registered in this process (`get_all` would
@@ -71,7 +72,8 @@ for reg, name in [(registry.architectures, "spacy_gdcws.GDTransformer.v1"),
                   (registry.readers, "spacy_gdcws.Corpus.v1"),
                   (registry.loggers, "spacy_gdcws.LearningCurveLogger.v1"),
                   (registry.loggers, "spacy_gdcws.LearningCurveLogger.v2"),
-                  (registry.schedules, "spacy_gdcws.noam.v1")]:
+                  (registry.schedules, "spacy_gdcws.noam.v1"),
+                  (registry.misc, "spacy_gdcws.general_lexicon.v1")]:
     assert reg.get(name) is not None, name
 print(nlp.pipe_names)
 """

@@ -42,7 +42,7 @@ CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
                      "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}],
     },
 }
-# the general lexicon of configs/general.cfg (assets/lexicon/)
+# the general lexicon of configs/general.cfg (spacy_gdcws/lexicons/)
 LEXICON_SOURCE = {"name": "jieba 0.42.1 dict.txt: words of 2+ characters with frequency >= 5 (general lexicon features)",
                   "url": "https://github.com/fxsjy/jieba", "author": "Sun Junyi and jieba contributors (MIT)"}
 # what the model card shows of the segmentation standard, segmented by the model itself

@@ -14,13 +14,18 @@ A normalizer is named by a spec, steps joined by "+" (e.g. "t2s+width"):
   training corpus written with ASCII punctuation (UD Chinese GSD before v2.5) meet.
 
 Whitespace is never changed (it decides forced boundaries and units). The mapping is one table
-lookup per code point (`CharNormalizer.points`), built once per process and spec.
+lookup per code point (`CharNormalizer.points`). A model saves the map it was trained with (the
+pairs of code points it changes) and reads it back at load, so a saved model reads the same
+characters whatever OpenCC is installed, or none: the map is built from OpenCC only for a new
+model, once per process and spec.
 """
+import threading
 import unicodedata
 from functools import lru_cache
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy
+import srsly
 
 from spacy_gdcws.errors import Errors
 
@@ -65,19 +70,52 @@ def _known_configs():
         return {"width"}
 
 
+def check_spec(spec: str) -> None:
+    """E086 for a spec with no steps or an unknown step, without building a table. Without
+    OpenCC installed the OpenCC step names are not checked here (a saved model carries its
+    table and needs none; building a new table is E085 then)."""
+    steps = _steps(spec)
+    if spec and not steps:
+        raise ValueError(Errors.E086.format(step=spec, options=", ".join(sorted(_known_configs()))))
+    known = _known_configs()
+    for step in steps:
+        if step.replace(".json", "") not in known and len(known) > 1:
+            raise ValueError(Errors.E086.format(step=step, options=", ".join(sorted(known))))
+
+
+def _steps(spec: str) -> List[str]:
+    return [s.strip() for s in spec.split("+") if s.strip()] if spec else []
+
+
 class CharNormalizer:
     """A length-preserving map of characters (see the module docstring).
 
     spec (str): Steps joined by "+": OpenCC configurations and "width". "" = identity.
+    pairs: The code points it changes and what to, as saved with a model (`to_bytes`): then
+        the map is these pairs whatever OpenCC is installed, or none. Without them the map is
+        built from OpenCC and the width table when first used (once, thread-safe).
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, pairs: Optional[Tuple[Sequence[int], Sequence[int]]] = None) -> None:
         self.spec = spec
-        steps = [s.strip() for s in spec.split("+") if s.strip()] if spec else []
-        if spec and not steps:
-            raise ValueError(Errors.E086.format(step=spec, options=", ".join(sorted(_known_configs()))))
+        self._lock = threading.Lock()
+        self._table: Optional[numpy.ndarray] = None
+        self._translation: Optional[Dict[int, int]] = None
+        if pairs is not None:
+            self._set_pairs(numpy.asarray(pairs[0], dtype=numpy.int64), numpy.asarray(pairs[1], dtype=numpy.int64))
+
+    def _set_pairs(self, source: numpy.ndarray, target: numpy.ndarray) -> None:
+        if len(source) != len(target) or (len(source) and (source.min() < 0 or source.max() >= N_POINTS
+                                                            or target.min() < 0 or target.max() >= N_POINTS)):
+            raise ValueError(Errors.E106.format(spec=self.spec))
         table = numpy.arange(N_POINTS, dtype=numpy.int64)
-        for step in steps:
+        table[source] = target
+        self._translation = dict(zip(source.tolist(), target.tolist()))
+        self._table = table
+
+    def _build(self) -> None:
+        table = numpy.arange(N_POINTS, dtype=numpy.int64)
+        for step in _steps(self.spec):
             pairs = _width_pairs() if step == "width" else _opencc_pairs(step.replace(".json", ""))
             if not pairs:
                 continue
@@ -87,16 +125,60 @@ class CharNormalizer:
             lookup = numpy.arange(N_POINTS, dtype=numpy.int64)
             lookup[source] = target
             table = lookup[table]
-        self.table = table
         changed = numpy.flatnonzero(table != numpy.arange(N_POINTS))
-        self._translation = {int(c): int(table[c]) for c in changed}
+        self._set_pairs(changed, table[changed])
+
+    def _ready(self) -> Dict[int, int]:
+        if self._translation is None:
+            with self._lock:
+                if self._translation is None:
+                    self._build()
+        return self._translation  # type: ignore[return-value]
+
+    @property
+    def table(self) -> numpy.ndarray:
+        """The normalized code point of every code point (int64, `N_POINTS` entries)."""
+        self._ready()
+        return self._table  # type: ignore[return-value]
+
+    def pairs(self) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """The code points it changes (sorted) and what it changes them to."""
+        source = numpy.asarray(sorted(self._ready()), dtype=numpy.int64)
+        return source, self.table[source]
 
     def __bool__(self) -> bool:
-        return bool(self._translation)
+        return bool(self.spec) and bool(self._ready())
 
     def __len__(self) -> int:
         """How many code points it changes."""
-        return len(self._translation)
+        return len(self._ready()) if self.spec else 0
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CharNormalizer):
+            return NotImplemented
+        if other is self or not (self.spec or other.spec):
+            return True
+        return self.spec == other.spec and self._ready() == other._ready()
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __reduce__(self):
+        if self._translation is None:
+            return (CharNormalizer, (self.spec,))
+        source, target = self.pairs()
+        return (CharNormalizer, (self.spec, (source.tolist(), target.tolist())))
+
+    def to_bytes(self) -> bytes:
+        """The spec and the pairs (the table is built first if it was not), for a saved model."""
+        source, target = self.pairs() if self.spec else (numpy.zeros(0, numpy.int64),) * 2
+        return srsly.msgpack_dumps({"spec": self.spec, "source": source.tolist(), "target": target.tolist()})
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "CharNormalizer":
+        """A normalizer as saved (`to_bytes`): no table is built, OpenCC is not needed."""
+        msg = srsly.msgpack_loads(data)
+        return cls(msg["spec"], (msg["source"], msg["target"]))
 
     def points(self, codes: numpy.ndarray) -> numpy.ndarray:
         """The normalized code points of `codes` (int64; values beyond Unicode kept)."""
@@ -105,10 +187,13 @@ class CharNormalizer:
 
     def text(self, text: str) -> str:
         """The normalized text: the same length, character i for character i."""
-        return text.translate(self._translation) if self else text
+        return text.translate(self._ready()) if self else text
 
 
 @lru_cache(maxsize=16)
 def get_normalizer(spec: Optional[str]) -> CharNormalizer:
-    """The `CharNormalizer` of a spec, built once per process."""
-    return CharNormalizer(spec or "")
+    """The `CharNormalizer` of a spec as the installed OpenCC gives it, one per process and
+    spec (its table is built when first used: E086 for an unknown step, E085 without OpenCC)."""
+    spec = spec or ""
+    check_spec(spec)
+    return CharNormalizer(spec)

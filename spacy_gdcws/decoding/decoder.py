@@ -100,18 +100,29 @@ class Decoder:
                  normalizer: Optional[CharNormalizer] = None) -> None:
         self.cfg = cfg
         self.name = name
-        # the model's character normalization: priors and the user dictionary read normalized characters
-        self.normalizer = normalizer or get_normalizer("")
+        self._normalizer = normalizer if normalizer is not None else get_normalizer("")
         self.transition_weight = transition_weight
         self.tag_prior_weight = tag_prior_weight
         self.bigram_prior_weight = bigram_prior_weight
         self.user_dict_bonus = user_dict_bonus
         self.atomic_units = bool(atomic_units)
-        self.user_dict = UserDictionary(normalizer=self.normalizer)
+        self._user_dict = UserDictionary(normalizer=self._normalizer)
         # the training data's boundary counts by character pair and window (saved in a file of its own)
         self.pair_counts: Optional[PairCounts] = None
         # priors computed from the counts in cfg, with the counts they came from
         self._priors: Dict[str, Tuple[Any, Any]] = {}
+
+    @property
+    def normalizer(self) -> CharNormalizer:
+        """The model's character normalization: the priors and the user dictionary read
+        normalized characters. Set when the model's own is known (a loaded model carries
+        the map it was trained with); the user dictionary follows."""
+        return self._normalizer
+
+    @normalizer.setter
+    def normalizer(self, value: CharNormalizer) -> None:
+        self._normalizer = value
+        self._user_dict.normalizer = value
 
     @property
     def user_dict(self) -> UserDictionary:

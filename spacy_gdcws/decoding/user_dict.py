@@ -25,7 +25,7 @@ A word cannot contain whitespace: whitespace is always a word boundary (so that
 import re
 import threading
 from types import MappingProxyType
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -82,7 +82,7 @@ class UserDictionary:
         self.words: Dict[str, str] = {}
         self.freqs: Dict[str, int] = {}
         self.splits: Dict[str, Tuple[str, ...]] = {}
-        self._normalizer = normalizer or get_normalizer("")
+        self._normalizer = normalizer if normalizer is not None else get_normalizer("")
         self._lock = threading.Lock()
         self._clear_tables()
         if words:
@@ -104,7 +104,7 @@ class UserDictionary:
         return word in self.words
 
     def __reduce__(self):
-        return (_restore, (self.to_list(), self._normalizer.spec))
+        return (_restore, (self.to_list(), self._normalizer))
 
     def snapshot(self) -> Snapshot:
         """The dictionary as it is now, for one decode (`word_tables.Snapshot`): the tables
@@ -124,7 +124,7 @@ class UserDictionary:
 
     @normalizer.setter
     def normalizer(self, value: CharNormalizer) -> None:
-        if value.spec != self._normalizer.spec:
+        if value is not self._normalizer:  # identity: comparing maps would build a lazy one
             with self._lock:
                 self._normalizer = value
                 modes = dict(self.words)
@@ -315,9 +315,10 @@ def check_freq(word: str, freq: object) -> int:
     return freq
 
 
-def _restore(rows: List[list], spec: str) -> UserDictionary:
-    """A pickled dictionary (`UserDictionary.__reduce__`): its rows under its normalization."""
-    return UserDictionary.from_list(rows, get_normalizer(spec))
+def _restore(rows: List[list], normalizer: Union[CharNormalizer, str]) -> UserDictionary:
+    """A pickled dictionary (`UserDictionary.__reduce__`): its rows under its normalization
+    (a spec string in pickles of earlier versions)."""
+    return UserDictionary.from_list(rows, get_normalizer(normalizer) if isinstance(normalizer, str) else normalizer)
 
 
 def _place(word: str, mode: str) -> Tuple[str, int]:

@@ -21,7 +21,7 @@ from spacy_gdcws.data.features import (
     lexicon_features,
     plan_windows,
 )
-from spacy_gdcws.data.normalize import get_normalizer
+from spacy_gdcws.data.normalize import check_spec, get_normalizer
 from spacy_gdcws.data.ragged import interleaved
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
@@ -33,9 +33,11 @@ from spacy_gdcws.ml.state import (
     NGRAM_VOCAB_ATTR,
     NGRAM_VOCAB_RECORDED_ATTR,
     NORMALIZE_ATTR,
+    NORMALIZER_ATTR,
     OUTPUT_ATTR,
     doc_folds,
     lexicon_index,
+    node_normalizer,
     vector_rows,
 )
 from spacy_gdcws.ml.wrapper import convert_inputs, wrap_torch
@@ -52,14 +54,15 @@ def feature_settings(*, char_rows: int, char_seeds: int, bigrams: bool, bigram_r
         raise ValueError(Errors.E053.format(rate=ngram_dropout))
     if holdout_folds < 0 or holdout_folds == 1:
         raise ValueError(Errors.E029.format(value=holdout_folds))
-    get_normalizer(normalize)  # E086 for an unknown step, when the model is built
+    check_spec(normalize)  # E086 for an unknown step, when the model is built (no table is built)
     if general_lexicon and not lexicon_max_len:
         raise ValueError(Errors.E090)
     return {
         "char_rows": char_rows, "char_seeds": char_seeds, "bigrams": bigrams, "bigram_rows": bigram_rows,
         "lexicon_max_len": lexicon_max_len, "lexicon_holdout": lexicon_holdout, "ngram_vocab": ngram_vocab,
         "ngram_holdout": ngram_holdout, "ngram_dropout": ngram_dropout, "holdout_folds": holdout_folds,
-        "vectors": vectors, NORMALIZE_ATTR: normalize, "general_lexicon": general_lexicon,
+        "vectors": vectors, NORMALIZE_ATTR: normalize,
+        NORMALIZER_ATTR: get_normalizer(normalize), "general_lexicon": general_lexicon,
     }
 
 
@@ -125,7 +128,7 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
     if not docs:
         return [], lambda d_outputs: docs
     # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
-    normalizer = get_normalizer(model.attrs.get(NORMALIZE_ATTR))
+    normalizer = node_normalizer(model)
     laid = DocBatch.of(docs).arrays.normalized(normalizer)
     tokens = laid.arrays
     real = ~laid.separators

@@ -3,7 +3,7 @@ saved with the model: the training words and their counts (dictionary
 features), the blocks of block leave-out, the n-gram vocabulary (serialized
 through thinc's `serialize_attr`), the output kind and the vectors' rows."""
 from itertools import islice
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, List, Sequence
 
 import numpy
 from spacy.tokens import Doc
@@ -35,10 +35,24 @@ NGRAM_VOCAB_ATTR = "ngram_vocab"
 NGRAM_VOCAB_RECORDED_ATTR = "ngram_vocab_recorded"
 # the embedding's character normalization spec (`data.normalize`; "" = none)
 NORMALIZE_ATTR = "normalize"
+# its map of characters (`data.normalize.CharNormalizer`), saved with the model so that a saved
+# model reads the characters it was trained on whatever OpenCC is installed (models saved
+# before it was kept build it from their spec)
+NORMALIZER_ATTR = "normalizer"
 # set on spacy_gdcws.GDEnsemble.v1 models (spacy_gdcws.ml.ensemble): they predict only
 ENSEMBLE_ATTR = "ensemble"
 # what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
 OUTPUT_ATTR = "output"
+
+@serialize_attr.register(CharNormalizer)
+def _serialize_normalizer(_: CharNormalizer, value: CharNormalizer, name: str, model: Model) -> bytes:
+    return value.to_bytes()
+
+
+@deserialize_attr.register(CharNormalizer)
+def _deserialize_normalizer(_: CharNormalizer, value: bytes, name: str, model: Model) -> CharNormalizer:
+    return CharNormalizer.from_bytes(value)
+
 
 @serialize_attr.register(NgramVocab)
 def _serialize_ngram_vocab(_: NgramVocab, value: NgramVocab, name: str, model: Model) -> bytes:
@@ -85,8 +99,16 @@ def give_lexicon(model: Model, attr: str, words: Iterable[str]) -> None:
     for node in model.walk():
         reads = LEXICON_ATTR in node.attrs if attr == LEXICON_ATTR else node.attrs.get("general_lexicon")
         if reads:
-            normalize = get_normalizer(node.attrs.get(NORMALIZE_ATTR)).text
-            node.attrs[attr] = frozenset(normalize(w) for w in words)
+            node.attrs[attr] = frozenset(_normalized_words(node_normalizer(node), words))
+
+
+def _normalized_words(normalizer: CharNormalizer, words: List[str]) -> List[str]:
+    """The words normalized, in one pass over them joined by line breaks (the normalization
+    keeps lengths and whitespace, so the parts are the words; word by word if one has a break)."""
+    if not normalizer:
+        return words
+    parts = normalizer.text("\n".join(words)).split("\n")
+    return parts if len(parts) == len(words) else [normalizer.text(w) for w in words]
 
 
 def uses_general_lexicon(model: Model) -> bool:
@@ -94,11 +116,18 @@ def uses_general_lexicon(model: Model) -> bool:
     return any(node.attrs.get("general_lexicon") for node in model.walk())
 
 
+def node_normalizer(node: Model) -> CharNormalizer:
+    """The `CharNormalizer` a model node reads its characters with: the one saved with it,
+    or the one of its spec (the identity for a node without one)."""
+    normalizer = node.attrs.get(NORMALIZER_ATTR)
+    return normalizer if normalizer is not None else get_normalizer(node.attrs.get(NORMALIZE_ATTR))
+
+
 def model_normalizer(model: Model) -> CharNormalizer:
     """The `CharNormalizer` of a model's embedding (the identity for models without one)."""
     for node in model.walk():
         if node.attrs.get(NORMALIZE_ATTR):
-            return get_normalizer(node.attrs[NORMALIZE_ATTR])
+            return node_normalizer(node)
     return get_normalizer("")
 
 

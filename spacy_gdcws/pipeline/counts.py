@@ -33,7 +33,7 @@ class DecodingCounts:
     one at a time."""
 
     def __init__(self, normalizer: Optional[CharNormalizer] = None) -> None:
-        self.normalize = (normalizer or get_normalizer("")).text
+        self.normalize = (normalizer if normalizer is not None else get_normalizer("")).text
         self.transitions = numpy.zeros((2, 2))
         self.tags = TagTally()
         self.pairs = PairTally()
@@ -96,7 +96,7 @@ class TrainingData:
 
     def __init__(self, get_examples: Callable[[], Iterable[Example]],
                  normalizer: Optional[CharNormalizer] = None) -> None:
-        normalize = (normalizer or get_normalizer("")).text
+        normalize = (normalizer if normalizer is not None else get_normalizer("")).text
         self.counts: Counter = Counter()
         self.norm_counts: Counter = Counter()
         # first and last example of each (normalized) word, for block leave-out

@@ -22,7 +22,7 @@ from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
-from spacy_gdcws.ml.state import QUANTIZED_ATTR
+from spacy_gdcws.ml.state import QUANTIZED_ATTR, model_normalizer
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
@@ -78,7 +78,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda b: pipe.cfg.update(srsly.json_loads(b)),
-        "model": lambda b: pipe.model.from_bytes(b),
+        "model": lambda b: _load_model(pipe, pipe.model.from_bytes, b),
         "words": lambda b: setattr(pipe, "train_words", set(srsly.msgpack_loads(b))),
         "general_lexicon": lambda b: setattr(pipe, "general_words", set(srsly.msgpack_loads(b))),
         "pairs": lambda b: setattr(decoder, "pair_counts", PairCounts.from_bytes(b) if b else None),
@@ -87,6 +87,13 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
         "vocab": lambda b: pipe.vocab.from_bytes(b, exclude=exclude),
     }
     util.from_bytes(bytes_data, deserialize, exclude)
+
+
+def _load_model(pipe: Any, load: Callable[[Any], Any], data: Any) -> None:
+    """Load the weights and state, then give the decoder the model's character map (the
+    one saved with it: priors and the user dictionary read what the model reads)."""
+    load(data)
+    pipe.decoder.normalizer = model_normalizer(pipe.model)
 
 
 def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
@@ -123,7 +130,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda p: pipe.cfg.update(srsly.read_json(p)),
-        "model": lambda p: pipe.model.from_disk(p),
+        "model": lambda p: _load_model(pipe, pipe.model.from_disk, p),
         "words.txt": lambda p: setattr(pipe, "train_words", _read_words(p)),
         "general_lexicon.txt": lambda p: setattr(pipe, "general_words", _read_words(p) if p.exists() else set()),
         "pairs": lambda p: setattr(decoder, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),

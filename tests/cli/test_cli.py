@@ -80,6 +80,24 @@ def test_init_config_writes_the_shipped_configs(tmp_path):
 
 
 @pytest.mark.slow
+def test_init_config_general_trains_outside_a_clone(tmp_path):
+    """Issue #48: general.cfg named `assets/lexicon/jieba_words.txt`, a path only a clone has;
+    the lexicon now ships in the package and `paths.lexicon = null` reads it."""
+    from spacy_gdcws.pipeline.lexicons import JIEBA_WORDS
+
+    cli("init-config", "general", tmp_path / "general.cfg")
+    (tmp_path / "train.txt").write_text("我  爱  北京  天安门  。\n他  在  电视台  工作  。\n" * 8, encoding="utf8")
+    cli("convert", tmp_path / "train.txt", tmp_path / "train.spacy")
+    cmd = [sys.executable, "-m", "spacy", "train", "general.cfg", "--output", "out", "--paths.train", "train.spacy",
+           "--paths.dev", "train.spacy", "--training.max_steps", "2", "--training.eval_frequency", "1"]
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path)  # not in a clone
+    assert run.returncode == 0, run.stderr[-3000:]
+    saved = (tmp_path / "out" / "model-last" / "segmenter" / "general_lexicon.txt").read_text(encoding="utf8")
+    shipped = {line.split()[0] for line in JIEBA_WORDS.read_text(encoding="utf8").splitlines()}
+    assert set(saved.splitlines()) == shipped and len(shipped) > 100_000
+
+
+@pytest.mark.slow
 def test_segment_threads_option_gives_the_same_words(trained_nlp, tmp_path):
     """`--threads` (torch threads per process) changes speed, never the words; a bad value is E047."""
     trained_nlp.to_disk(tmp_path / "model")

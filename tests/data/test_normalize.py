@@ -100,3 +100,70 @@ def test_lexicon_holds_normalized_training_words(normalized_nlp):
     assert "３０" in seg.train_words  # the scorer's dictionary: as written
     lexicon = next(n.attrs[LEXICON_ATTR] for n in seg.model.walk() if n.attrs.get(LEXICON_ATTR) is not None)
     assert "30" in lexicon and "３０" not in lexicon
+
+
+def test_a_saved_pipeline_reads_its_own_table_without_opencc(normalized_nlp, tmp_path):
+    """Issue #48: the map a model was trained with is saved with it and read at load: the same
+    words in a process that cannot import OpenCC (before, loading built the table from OpenCC)."""
+    import subprocess
+    import sys
+
+    normalized_nlp.to_disk(tmp_path / "nlp")
+    texts = [TRADITIONAL, "他在電視臺工作，今年３０歲。"]
+    code = f"""
+import sys
+sys.modules["opencc"] = None  # from here on, as if not installed
+import spacy
+nlp = spacy.load({str(tmp_path / "nlp")!r})
+print([[t.text for t in doc] for doc in nlp.pipe({texts!r})])
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert eval(run.stdout) == [[t.text for t in doc] for doc in normalized_nlp.pipe(texts)]
+
+
+def test_a_saved_table_wins_over_the_installed_opencc(normalized_nlp, tmp_path):
+    """What OpenCC would give now does not change what a saved model reads."""
+    import spacy
+
+    from spacy_gdcws.data.normalize import CharNormalizer
+    from spacy_gdcws.ml.state import NORMALIZER_ATTR, model_normalizer
+
+    seg = normalized_nlp.get_pipe("gdcws_segmenter")
+    node = next(n for n in seg.model.walk() if NORMALIZER_ATTR in n.attrs)
+    saved = node.attrs[NORMALIZER_ATTR]
+    source, target = saved.pairs()
+    keep = source != ord("臺")  # a map without 臺 -> 台, as another OpenCC release might have
+    node.attrs[NORMALIZER_ATTR] = CharNormalizer(saved.spec, (source[keep], target[keep]))
+    try:
+        normalized_nlp.to_disk(tmp_path / "nlp")
+    finally:
+        node.attrs[NORMALIZER_ATTR] = saved
+    loaded = spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter")
+    assert loaded.decoder.normalizer is model_normalizer(loaded.model)
+    assert loaded.decoder.user_dict.normalizer is loaded.decoder.normalizer
+    assert loaded.decoder.normalizer.text("臺灣") == "臺湾" and saved.text("臺灣") == "台湾"
+
+
+def test_normalizer_round_trips_and_refuses_a_damaged_table():
+    import pickle
+
+    from spacy_gdcws.data.normalize import CharNormalizer
+
+    normalizer = get_normalizer("t2s+width")
+    for copy in (CharNormalizer.from_bytes(normalizer.to_bytes()), pickle.loads(pickle.dumps(normalizer))):
+        assert copy == normalizer and copy.text(TRADITIONAL) == normalizer.text(TRADITIONAL)
+        assert len(copy) == len(normalizer) > 1000
+    assert CharNormalizer.from_bytes(get_normalizer("").to_bytes()).text(TRADITIONAL) == TRADITIONAL
+    with pytest.raises(ValueError, match="E106"):
+        CharNormalizer("t2s", ([0x81FA, 0x7063], [0x53F0]))
+    with pytest.raises(ValueError, match="E106"):
+        CharNormalizer("t2s", ([0x81FA], [0x110001]))
+
+
+def test_no_table_is_built_until_one_is_needed():
+    from spacy_gdcws.data.normalize import CharNormalizer
+
+    lazy = CharNormalizer("t2s")
+    assert lazy._translation is None  # building a model or loading one does not build it
+    assert lazy.text("臺") == "台" and lazy._translation is not None

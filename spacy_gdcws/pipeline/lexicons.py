@@ -1,0 +1,26 @@
+"""The general lexicons shipped in the package (`spacy_gdcws/lexicons/`, with their licences),
+and the registered function that names one for `[initialize.components.segmenter]
+general_lexicon`, so that `init-config general` trains from an installed wheel:
+
+    [initialize.components.segmenter.general_lexicon]
+    @misc = "spacy_gdcws.general_lexicon.v1"
+    path = ${paths.lexicon}
+
+`paths.lexicon = null` reads the shipped jieba word list; a path reads that file instead.
+"""
+from pathlib import Path
+from typing import Optional, Union
+
+from spacy.util import registry
+
+LEXICON_DIR = Path(__file__).resolve().parents[1] / "lexicons"
+# the words of two or more characters with frequency >= 5 in jieba 0.42.1's dict.txt (MIT)
+JIEBA_WORDS = LEXICON_DIR / "jieba_words.txt"
+
+
+@registry.misc("spacy_gdcws.general_lexicon.v1")
+def general_lexicon(path: Optional[Union[str, Path]]) -> Path:
+    """The word list of the general lexicon: `path`, or the shipped jieba words when it is
+    None. The file is read by the segmenter's `initialize` (`read_user_dict`: jieba's
+    `word freq [tag]` lines, HanLP's, or one word per line)."""
+    return JIEBA_WORDS if path is None else Path(path)
