@@ -105,7 +105,7 @@ def give_lexicon(model: Model, attr: str, words: Iterable[str]) -> None:
 def _normalized_words(normalizer: CharNormalizer, words: List[str]) -> List[str]:
     """The words normalized, in one pass over them joined by line breaks (the normalization
     keeps lengths and whitespace, so the parts are the words; word by word if one has a break)."""
-    if not normalizer:
+    if not words or not normalizer:  # no words: nothing to build a lazy map for
         return words
     parts = normalizer.text("\n".join(words)).split("\n")
     return parts if len(parts) == len(words) else [normalizer.text(w) for w in words]

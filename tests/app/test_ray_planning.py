@@ -88,3 +88,18 @@ def test_an_output_folder_that_cannot_be_made_fails_before_segmenting(tmp_path):
     with pytest.raises(ValueError, match="E103"):
         _run(tmp_path / "in", tmp_path / "file" / "out")
     assert not Path(tmp_path / "file").is_dir()
+
+
+def test_read_tasks_take_no_cpu_in_either_ray_api():
+    """Ray 2.41-2.49's `read_datasource` has no `num_cpus` (it would reach the datasource as a
+    read argument): the read tasks' CPU goes through `ray_remote_args` there, `num_cpus` after."""
+    from spacy_gdcws.app.corpus.run import _no_cpu_read_args
+
+    def read_2_41(datasource, *, parallelism=-1, ray_remote_args=None, **read_args):
+        pass
+
+    def read_2_50(datasource, *, parallelism=-1, num_cpus=None, ray_remote_args=None, **read_args):
+        pass
+
+    assert _no_cpu_read_args(read_2_41) == {"ray_remote_args": {"num_cpus": 0}}
+    assert _no_cpu_read_args(read_2_50) == {"num_cpus": 0}

@@ -114,6 +114,12 @@ def test_a_saved_pipeline_reads_its_own_table_without_opencc(normalized_nlp, tmp
 import sys
 sys.modules["opencc"] = None  # from here on, as if not installed
 import spacy
+from spacy_gdcws.data.normalize import CharNormalizer
+
+def build(self):
+    raise AssertionError("a table was built")
+
+CharNormalizer._build = build  # loading and segmenting build none: the saved one is read
 nlp = spacy.load({str(tmp_path / "nlp")!r})
 print([[t.text for t in doc] for doc in nlp.pipe({texts!r})])
 """

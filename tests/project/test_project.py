@@ -19,7 +19,7 @@ def copy_project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "project.yml", project / "project.yml")
     for folder in ("configs",):
         shutil.copytree(ROOT / folder, project / folder)
-    for folder in ("ud_zh", "ud_zh_more", "lexicon"):
+    for folder in ("ud_zh", "ud_zh_more"):
         shutil.copytree(ROOT / "assets" / folder, project / "assets" / folder)
     return project
 
@@ -52,6 +52,9 @@ def test_project_workflow_all(tmp_path):
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     metrics = json.loads((project / "metrics" / "ud_gsd_more.general.json").read_text())
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
+    # the release artifacts of the model: its sdist and its wheel (#48)
+    dist = project / "packages" / "zh_gdcws-0.1.0" / "dist"
+    assert sorted(p.name for p in dist.iterdir()) == ["zh_gdcws-0.1.0-py3-none-any.whl", "zh_gdcws-0.1.0.tar.gz"]
     predictions = (project / "predictions" / "ud_gsd_more.general.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
     # the packaged model carries the training data's licence, sources, accuracy and model card

@@ -1,12 +1,13 @@
 """The driver of a corpus run: plan (inputs, manifest, model), run the Ray Data pipeline,
 commit each finished file and record it in the manifest."""
+import inspect
 import logging
 import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from spacy_gdcws.app.corpus.files import (
     CorpusFile,
@@ -129,7 +130,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
         # given to actors, tasks that asked for one would never be scheduled)
         dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
-                                           num_cpus=0)
+                                           **_no_cpu_read_args(ray.data.read_datasource))
         segmented = dataset.map_batches(
             SegmentActor,
             fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, nlp_batch_size, retries,
@@ -173,6 +174,14 @@ def _remove_staging(fs: Any, staging: str) -> None:
         if fs.get_file_info(path).type == pafs.FileType.Directory and (
                 path == staging or not fs.get_file_info(pafs.FileSelector(path))):
             fs.delete_dir(path)
+
+
+def _no_cpu_read_args(read_datasource: Callable[..., Any]) -> Dict[str, Any]:
+    """The arguments that give read tasks no CPU: `num_cpus` where `read_datasource` takes it
+    (Ray >= 2.50, where `ray_remote_args` is deprecated), else `ray_remote_args` (Ray 2.41-2.49)."""
+    if "num_cpus" in inspect.signature(read_datasource).parameters:
+        return {"num_cpus": 0}
+    return {"ray_remote_args": {"num_cpus": 0}}
 
 
 def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]], summary: Summary) -> List[Tuple[int, int]]:
