@@ -126,3 +126,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E104 = "{path}: a {codec} file can be read but not written back compressed the same way: decompress it (or use gzip, bz2, zstd or lz4) first."
     E105 = "{path}: a file name with a line break cannot be read on Ray Data (it loses the break): rename the file."
     E106 = "The character normalization table saved for {spec!r} is damaged (pairs of unequal length or outside Unicode): save the pipeline again."
+    E107 = "Unknown granularity {value!r}; expected one of {options}"
+    E108 = "The granularity 'coarse' of '{name}' merges words into a general lexicon's, but it has none: give it one (`{name}.general_words = words`) or use 'fine'."

@@ -9,7 +9,8 @@ segments those texts, and a word counts as correct where its character span is a
 span (the SIGHAN scorer's word F on these lines). Empty lines are skipped.
 
 - `--model NAME=PATH` (repeatable; `PATH` alone names it by its folder): `spacy.load` and
-  `nlp.pipe` (batch 256), the words being the non-space tokens.
+  `nlp.pipe` (batch 256), the words being the non-space tokens; with `--granularity fine,coarse`
+  each model once per granularity ("NAME (coarse)"; the segmenter's setting, #47).
 - pkuseg: the default model of the original pkuseg 0.0.25 (`pkuseg.pkuseg()`: its `default`
   model with its default dictionary), run by spacy-pkuseg; the model is fetched once from the
   package registry (`pip download pkuseg==0.0.25`, the sdist holds it) into `--cache`.
@@ -92,16 +93,22 @@ def pkuseg_default(cache: Path) -> Path:
 
 def segmenters(args) -> Dict[str, Callable[[List[str]], List[List[str]]]]:
     out = {}
+    granularities = [g for g in args.granularity.split(",") if g]
     for spec in args.model:
         name, _, path = spec.rpartition("=")
         name = name or Path(path).name
+        for granularity in granularities:
+            def run(texts, path=path, granularity=granularity):
+                import spacy
 
-        def run(texts, path=path):
-            import spacy
-            nlp = spacy.load(path)
-            return [[t.text for t in doc if not t.is_space] for doc in nlp.pipe(texts, batch_size=256)]
+                from spacy_gdcws.app.segment import set_granularity
 
-        out[name] = run
+                nlp = spacy.load(path)
+                if granularity != "saved":
+                    set_granularity(nlp, granularity)
+                return [[t.text for t in doc if not t.is_space] for doc in nlp.pipe(texts, batch_size=256)]
+
+            out[name if granularity == "saved" else f"{name} ({granularity})"] = run
     if "pkuseg" in args.systems:
         def run_pkuseg(texts):
             import spacy_pkuseg
@@ -131,6 +138,8 @@ def markdown(results: Dict[str, Dict[str, Dict[str, float]]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", action="append", default=[], help="NAME=PATH or PATH of a pipeline (repeatable)")
+    parser.add_argument("--granularity", default="saved",
+                        help="comma list of saved (the pipeline's), fine, coarse: each model in each")
     parser.add_argument("--systems", default="pkuseg,jieba", help="baselines to run: pkuseg, jieba (comma list)")
     parser.add_argument("--corpora", type=Path, default=ROOT.parent / "shared" / "corpora")
     parser.add_argument("--cache", type=Path, default=ROOT / "training" / "baselines")

@@ -26,6 +26,15 @@ def load_pipeline(model: str, **kwargs: Any) -> Language:
     nlp = spacy.load(model, **kwargs)
     nlp.max_length = sys.maxsize
     return nlp
+
+
+def set_granularity(nlp: Language, granularity: Optional[str]) -> None:
+    """Set the segmenter's granularity, "fine" or "coarse" (E107 otherwise), in its config
+    too, so that `nlp.to_disk` saves it; None keeps the pipeline's."""
+    if granularity is not None:
+        name = find_segmenter(nlp)
+        nlp.get_pipe(name).granularity = granularity
+        nlp.get_pipe_config(name)["granularity"] = granularity
 from spacy_gdcws.pipeline.words import doc_words
 
 

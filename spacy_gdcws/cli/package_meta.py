@@ -32,10 +32,27 @@ _UD_MORE = [
     {"name": "UD_Chinese-PUD (traditional; news and Wikipedia), words",
      "url": "https://github.com/UniversalDependencies/UD_Chinese-PUD", "author": "Universal Dependencies contributors (CC BY-SA 3.0)"},
 ]
+_GSDSIMP_DEV = {"name": "UD_Chinese-GSDSimp dev (training data: words and text)",
+                "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
+                "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}
+# what a model trained on GSD's words and the CC BY-SA treebanks can say of itself: both
+# licences' ShareAlike terms bind an adaptation, and no one licence meets both
+_MIXED_TERMS = ("Its training data come under two licences: CC BY-NC-SA 4.0 (UD Chinese GSD's words) and "
+                "CC BY-SA (4.0: UD Chinese HK, CFL; 3.0: PUD). If the model is an adaptation of that data, "
+                "each licence's ShareAlike term asks that it be shared under that licence, and no licence "
+                "meets both (one forbids commercial use, the other forbids adding that restriction): this "
+                "model carries no licence that satisfies every source. For commercial use, or to share a "
+                "model under one open licence, train the CC BY-SA 4.0 variant (`spacy project run all . "
+                "--vars.corpus ud_by_sa`).")
 CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
     "ud_gsd": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_WORDS, _GSDSIMP_TEST]},
-    # the strictest of its parts: GSD's words (BY-NC-SA 4.0); HK and CFL are BY-SA 4.0, PUD BY-SA 3.0
-    "ud_gsd_more": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_WORDS, *_UD_MORE, _GSDSIMP_TEST]},
+    "ud_gsd_more": {"license": "CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0 (HK, CFL) + CC BY-SA 3.0 (PUD): "
+                               "see the model card",
+                    "sources": [_GSD_WORDS, *_UD_MORE, _GSDSIMP_TEST], "terms": _MIXED_TERMS},
+    # CC BY-SA only: BY-SA 3.0 (PUD) lets an adaptation take a later version of the same licence (its 4(b))
+    "ud_by_sa": {"license": "CC BY-SA 4.0", "sources": [_GSDSIMP_DEV, *_UD_MORE, _GSDSIMP_TEST],
+                 "terms": "Every source is CC BY-SA (PUD's 3.0 allows an adaptation under 4.0): share the model "
+                          "and works adapted from it under CC BY-SA 4.0, with attribution to the sources."},
     "ud_gsdsimp": {
         "license": "CC BY-SA 4.0",
         "sources": [{"name": "UD_Chinese-GSDSimp", "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
@@ -51,7 +68,8 @@ RESEARCH_ONLY = {"license": "research use only (the terms of the training corpus
 
 
 def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int,
-               examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "", n_lexicon: int = 0) -> str:
+               examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "", n_lexicon: int = 0,
+               terms: str = "") -> str:
     """The model card section of the package's README; `examples`: texts and the
     model's own words for them (so the card shows what the model does)."""
     shown = "; ".join(f"{text} → {' / '.join(words)}" for text, words in examples)
@@ -73,7 +91,7 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
            "dictionary features (training and inference); the user dictionary is separate."] if n_lexicon else []),
         "- **Limitations**: a neural model, slower than dictionary segmenters on CPU; unknown words of other "
         "domains are its main source of errors (add them with the user dictionary, `add_words`).",
-        "- **Licence**: that of the training data (see the table above); the code is MIT.",
+        "- **Licence**: " + (terms or "that of the training data (see the table above).") + " The code is MIT.",
     ]
     return "\n".join(rows)
 
@@ -123,7 +141,8 @@ def package_meta_cli(
             "token_p": official["precision"], "token_r": official["recall"], "token_f": official["f"],
             "token_oov_r": official["oov_recall"], "token_iv_r": official["iv_recall"],
         },
-        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize, n_lexicon),
+        "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize, n_lexicon,
+                            terms.get("terms", "")),
     }
     atomic_write_text(output, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     msg.good(f"{output}: licence {meta['license']}, F {official['f']}")

@@ -19,7 +19,7 @@ from spacy_gdcws.readers.corpora import get_corpus, resolve
 
 @app.command("prepare")
 def prepare_cli(
-    corpus: str = typer.Argument(..., help="ud_gsd_more, ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
+    corpus: str = typer.Argument(..., help="ud_gsd_more, ud_by_sa, ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
     corpora_dir: Path = typer.Argument(..., help="Folder with the corpora (release layout)"),
     output_dir: Path = typer.Argument(..., help="Where to write train/dev/test .spacy and text files"),
     dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of the training file for dev"),
@@ -40,7 +40,7 @@ def prepare_cli(
     sentences = list(read_sentences(train_path, spec.fmt))
     train, dev = split_dev(sentences, dev_fraction, split, seed)
     for path in more_paths:  # each file split on its own: every source has its dev part
-        more = list(read_sentences(path, spec.fmt))
+        more = list(read_sentences(path, spec.more_format))
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
         sentences += more
         train += more_train

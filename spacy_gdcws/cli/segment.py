@@ -8,9 +8,10 @@ from tqdm import tqdm
 from wasabi import msg
 
 from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
-from spacy_gdcws.app.segment import load_pipeline, segment_lines, write_segmented
+from spacy_gdcws.app.segment import load_pipeline, segment_lines, set_granularity, write_segmented
 from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
+from spacy_gdcws.decoding.decoder import GRANULARITIES
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
 from spacy_gdcws.readers.base import iter_text_lines
@@ -30,6 +31,7 @@ def segment_cli(
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
+    granularity: Optional[str] = typer.Option(None, "--granularity", help="fine (the model's words) or coarse (merged into the general lexicon's words where the model's boundaries allow); default: the pipeline's"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
@@ -46,8 +48,11 @@ def segment_cli(
     use_gpu(gpu_id)
     if precision not in PRECISIONS:
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
+    if granularity is not None and granularity not in GRANULARITIES:
+        fail(Errors.E107.format(value=granularity, options=", ".join(GRANULARITIES)))
     nlp = load_pipeline(model)
     set_precision(nlp, precision)
+    set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)

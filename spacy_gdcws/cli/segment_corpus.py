@@ -24,6 +24,7 @@ def segment_corpus_cli(
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
     retries: int = typer.Option(2, "--retries", help="Times a chunk that fails is tried again"),
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
+    granularity: Optional[str] = typer.Option(None, "--granularity", help="fine or coarse (see `segment`); default: the pipeline's"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress (Ray Data's bars and logs) on stderr; failures are still reported"),
 ) -> None:
     """Segment a corpus on Ray Data: the same lines as `segment`, byte for byte, one output
@@ -35,7 +36,7 @@ def segment_corpus_cli(
         summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
                                  cpus_per_actor=cpus_per_actor, gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
                                  user_dict=user_dict, user_dict_mode=user_dict_mode, user_dict_encoding=encoding,
-                                 retries=retries, num_cpus=num_cpus, progress=not quiet)
+                                 retries=retries, num_cpus=num_cpus, granularity=granularity, progress=not quiet)
     except ValueError as err:
         msg.fail(str(err), exits=1)
     if summary.skipped:

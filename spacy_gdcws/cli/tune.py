@@ -8,7 +8,7 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline
+from spacy_gdcws.app.segment import load_pipeline, set_granularity
 from spacy_gdcws.app.tuning import (
     DEFAULT_BIGRAM_PRIOR_WEIGHTS,
     DEFAULT_TAG_PRIOR_WEIGHTS,
@@ -16,6 +16,7 @@ from spacy_gdcws.app.tuning import (
     tune_decoding,
 )
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.io import check_outputs
 
 
@@ -43,12 +44,15 @@ def tune_decoding_cli(
     ),
     report: Optional[Path] = typer.Option(None, "--report", help="JSON with the dev scores of every combination of weights"),
     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
+    granularity: Optional[str] = typer.Option(None, "--granularity", help="fine or coarse: the granularity saved with the pipeline (the weights are chosen on the model's own words); default: the pipeline's"),
 ) -> None:
     """Try every combination of decoding weights (`transition_weight`, `tag_prior_weight`,
     `bigram_prior_weight`) on the dev docs, keep the one with the best dev token F (greedy
     decoding, all 0, wins ties when listed first) and save the pipeline with it, so that
     `spacy.load(OUTPUT)` decodes that way."""
     check_outputs({"OUTPUT": output, "--report": report}, {"MODEL": model, "DEV": dev, "--train": train}, folders=("OUTPUT",))
+    if granularity is not None:
+        check_granularity(granularity)
     nlp = load_pipeline(model)
     golds = list(DocBin().from_disk(dev).get_docs(nlp.vocab))
     examples = None
@@ -60,6 +64,7 @@ def tune_decoding_cli(
         msg.text(f"transition {row['transition_weight']:<5} tag prior {row['tag_prior_weight']:<5} "
                  f"bigram prior {row['bigram_prior_weight']:<5} "
                  f"F {row['token_f']:.2f} OOV-R {row['token_oov_r']} IV-R {row['token_iv_r']}")
+    set_granularity(nlp, granularity)
     output.mkdir(parents=True, exist_ok=True)
     nlp.to_disk(output)
     if report is not None:

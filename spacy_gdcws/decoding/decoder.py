@@ -12,12 +12,18 @@ logits before either of the last two; its "combine" words merge decoded words
 last (`word_tables.Snapshot.combine`). A decode reads one snapshot of the user
 dictionary from start to end (another thread may edit it meanwhile).
 
+The granularity: "fine" gives the model's own words (its training data's standard);
+"coarse" merges them further into the words of a general lexicon wherever the decoded
+boundaries already fall at both of a lexicon word's edges (a "combine" pass of the lexicon,
+after the user dictionary's, which never crosses a forced boundary): 电视/台 -> 电视台.
+
 A decoding weight is a `Weight` attribute of `Decoder` (checked on every
 assignment); adding one is a line here, where it is used, and a setting of the
 factory (`pipeline.factory`): see docs/add-a-decoding-weight.md.
 """
 import math
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -62,6 +68,17 @@ def threshold_value(value: Any) -> float:
     return number
 
 
+# "fine": the model's words; "coarse": merged into a general lexicon's words where they fit
+GRANULARITIES = ("fine", "coarse")
+
+
+def check_granularity(value: Any) -> str:
+    """E107 unless `value` is one of `GRANULARITIES`."""
+    if value not in GRANULARITIES:
+        raise ValueError(Errors.E107.format(value=value, options=", ".join(GRANULARITIES)))
+    return value
+
+
 class Weight:
     """A decoding weight: a finite number >= 0 (0 = off), checked when set."""
 
@@ -97,6 +114,7 @@ class Decoder:
 
     def __init__(self, cfg: Dict[str, Any], name: str, *, transition_weight: float, tag_prior_weight: float,
                  bigram_prior_weight: float, user_dict_bonus: float, atomic_units: bool,
+                 granularity: str = "fine", coarse_words: Optional[Callable[[], Iterable[str]]] = None,
                  normalizer: Optional[CharNormalizer] = None) -> None:
         self.cfg = cfg
         self.name = name
@@ -107,6 +125,11 @@ class Decoder:
         self.user_dict_bonus = user_dict_bonus
         self.atomic_units = bool(atomic_units)
         self._user_dict = UserDictionary(normalizer=self._normalizer)
+        self.granularity = granularity
+        # where "coarse" gets its words (the segmenter's general lexicon); read at the first coarse decode
+        self._coarse_words = coarse_words
+        self._coarse_dict: Optional[UserDictionary] = None
+        self._coarse_lock = threading.Lock()
         # the training data's boundary counts by character pair and window (saved in a file of its own)
         self.pair_counts: Optional[PairCounts] = None
         # priors computed from the counts in cfg, with the counts they came from
@@ -123,6 +146,36 @@ class Decoder:
     def normalizer(self, value: CharNormalizer) -> None:
         self._normalizer = value
         self._user_dict.normalizer = value
+        if self._coarse_dict is not None:
+            self._coarse_dict.normalizer = value
+
+    @property
+    def granularity(self) -> str:
+        """"fine" (the model's words) or "coarse" (merged into the general lexicon's words
+        where the model's boundaries allow); checked on assignment (E107)."""
+        return self._granularity
+
+    @granularity.setter
+    def granularity(self, value: str) -> None:
+        self._granularity = check_granularity(value)
+
+    def reset_coarse_words(self) -> None:
+        """Read the coarse words again at the next coarse decode (the general lexicon changed)."""
+        with self._coarse_lock:
+            self._coarse_dict = None
+
+    def coarse_dict(self) -> UserDictionary:
+        """The general lexicon's words as "combine" words, matched under the model's
+        normalization; built once, at the first coarse decode (E108 without words)."""
+        with self._coarse_lock:
+            if self._coarse_dict is None:
+                words = sorted(self._coarse_words()) if self._coarse_words is not None else []
+                if not words:
+                    raise ValueError(Errors.E108.format(name=self.name))
+                coarse = UserDictionary(normalizer=self._normalizer)
+                coarse.add(words, "combine")
+                self._coarse_dict = coarse
+            return self._coarse_dict
 
     @property
     def user_dict(self) -> UserDictionary:
@@ -218,7 +271,7 @@ class Decoder:
                                      [flat.breaks[a : b + 1] for a, b in spans])
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
-            return user_dict.combine(flat.codes, bounds, ~real, constraint)
+            return self._combine(user_dict, flat.codes, bounds, ~real, constraint)
         self.check_counts()
         # the scores' own dtype: the threshold is subtracted in it, as always
         logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
@@ -235,7 +288,15 @@ class Decoder:
             bounds = self._chain_boundaries(laid, logits, constraint, index)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        return user_dict.combine(flat.codes, bounds & real, ~real, constraint)
+        return self._combine(user_dict, flat.codes, bounds & real, ~real, constraint)
+
+    def _combine(self, user_dict: Snapshot, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
+                 constraint: numpy.ndarray) -> numpy.ndarray:
+        """The user dictionary's "combine" words merged, then, in "coarse", the general lexicon's."""
+        bounds = user_dict.combine(codes, bounds, edges, constraint)
+        if self._granularity == "coarse":
+            bounds = self.coarse_dict().snapshot().combine(codes, bounds, edges, constraint)
+        return bounds
 
     def _chain_boundaries(self, laid: BatchArrays, logits: numpy.ndarray, constraint: numpy.ndarray,
                           index: List[int]) -> numpy.ndarray:

@@ -70,6 +70,7 @@ DEFAULT_CONFIG = {
     "pseudo_chars": 0.0,
     "atomic_units": True,
     "user_dict_bonus": 3.0,
+    "granularity": "fine",
     "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
 }
 
@@ -95,6 +96,7 @@ def make_segmenter(
     pseudo_chars: float,
     atomic_units: bool,
     user_dict_bonus: float,
+    granularity: str = "fine",
 ) -> GDSegmenter:
     """Create a Chinese word segmenter that merges character tokens into words.
 
@@ -142,9 +144,16 @@ def make_segmenter(
     user_dict_bonus (float): What a "prefer" word of the user dictionary
         (`add_words`) adds to the boundary logits at its edges (and subtracts
         inside it).
+    granularity (str): "fine" = the model's own words (its training data's
+        standard: UD's 电视/台); "coarse" = those words merged into the words of
+        the general lexicon (the model's, else the shipped jieba words) wherever
+        the model's boundaries fall at both edges of one (电视台), after the user
+        dictionary's "combine" words and never across a forced boundary. Decoding
+        only; `nlp.get_pipe("segmenter").granularity = "coarse"` switches a loaded
+        pipeline.
     """
     return GDSegmenter(nlp.vocab, model, name, threshold=threshold, scorer=scorer, loss=loss,
                        held_out_priors=held_out_priors, pseudo_words=pseudo_words, pseudo_chars=pseudo_chars,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight,
                        bigram_prior_weight=bigram_prior_weight, atomic_units=atomic_units,
-                       user_dict_bonus=user_dict_bonus)
+                       user_dict_bonus=user_dict_bonus, granularity=granularity)

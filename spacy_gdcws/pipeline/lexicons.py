@@ -8,10 +8,13 @@ general_lexicon`, so that `init-config general` trains from an installed wheel:
 
 `paths.lexicon = null` reads the shipped jieba word list; a path reads that file instead.
 """
+import functools
 from pathlib import Path
-from typing import Optional, Union
+from typing import FrozenSet, Optional, Union
 
 from spacy.util import registry
+
+from spacy_gdcws.decoding.dictionary_files import read_user_dict
 
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "lexicons"
 # the words of two or more characters with frequency >= 5 in jieba 0.42.1's dict.txt (MIT)
@@ -24,3 +27,15 @@ def general_lexicon(path: Optional[Union[str, Path]]) -> Path:
     None. The file is read by the segmenter's `initialize` (`read_user_dict`: jieba's
     `word freq [tag]` lines, HanLP's, or one word per line)."""
     return JIEBA_WORDS if path is None else Path(path)
+
+
+def lexicon_words(path: Union[str, Path], min_freq: int = 0) -> FrozenSet[str]:
+    """The words of two or more characters of a word list (`read_user_dict`'s formats) whose
+    frequency, where the file gives one, is at least `min_freq`."""
+    return frozenset(w for w, _, freq in read_user_dict(path) if len(w) > 1 and (freq is None or freq >= min_freq))
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_general_words() -> FrozenSet[str]:
+    """The shipped general lexicon's words (read once per process)."""
+    return lexicon_words(JIEBA_WORDS)

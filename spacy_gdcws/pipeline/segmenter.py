@@ -35,7 +35,7 @@ from thinc.types import Floats2d
 from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import WordCounts
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
-from spacy_gdcws.decoding.dictionary_files import load_user_dict, read_user_dict
+from spacy_gdcws.decoding.dictionary_files import load_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
@@ -57,6 +57,7 @@ from spacy_gdcws.pipeline.counts import (
     TrainingData,
     has_known_spaces,
 )
+from spacy_gdcws.pipeline.lexicons import lexicon_words, shipped_general_words
 from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, no_prior, tagger_loss
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
@@ -91,6 +92,7 @@ class GDSegmenter(TrainablePipe):
     user_dict_bonus = _FromDecoder()
     atomic_units = _FromDecoder()
     user_dict = _FromDecoder()
+    granularity = _FromDecoder()
     pair_counts = _FromDecoder()
 
     def __init__(self, vocab: Vocab, model: Model[List[Doc], List[Floats2d]], name: str = "gdcws_segmenter", *,
@@ -103,7 +105,8 @@ class GDSegmenter(TrainablePipe):
         # saved with the component: the threshold and, recorded by initialize, the training
         # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
-        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model), **decoding)
+        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model), coarse_words=self._coarse_words,
+                               **decoding)
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
@@ -173,6 +176,12 @@ class GDSegmenter(TrainablePipe):
     def general_words(self, words: Iterable[str]) -> None:
         self._general_words = set(words)
         give_lexicon(self.model, GENERAL_LEXICON_ATTR, self._general_words)
+        self.decoder.reset_coarse_words()
+
+    def _coarse_words(self) -> Set[str]:
+        """The words granularity "coarse" merges into: the general lexicon, or, for a model
+        without one, the shipped one (`pipeline.lexicons.JIEBA_WORDS`)."""
+        return self._general_words or shipped_general_words()
 
     @property
     def uses_general_lexicon(self) -> bool:
@@ -314,8 +323,7 @@ class GDSegmenter(TrainablePipe):
         """
         validate_get_examples(get_examples, "GDSegmenter.initialize")
         if general_lexicon is not None:
-            self.general_words = {w for w, _, freq in read_user_dict(general_lexicon)
-                                  if len(w) > 1 and (freq is None or freq >= general_lexicon_min_freq)}
+            self.general_words = lexicon_words(general_lexicon, general_lexicon_min_freq)
         if self.uses_general_lexicon and not self.general_words:
             raise ValueError(Errors.E091)
         if user_dict is not None:

@@ -20,8 +20,8 @@ class CorpusSpec:
     raw: raw test text, where the release has one (else gold without spaces).
     dictionary: official training vocabulary, where the release has one
         (else built from the training file).
-    more_train: further training files (same format), each split into train
-        and dev the same way, concatenated after the first.
+    more_train: further training files, each split into train and dev the
+        same way, concatenated after the first (in `more_fmt`, default `fmt`).
     """
 
     train: str
@@ -31,12 +31,18 @@ class CorpusSpec:
     dictionary: Optional[str] = None
     # format of the test file where it differs from the training file's
     test_fmt: Optional[str] = None
-    # more training files in the same format, each split as the first (its last 10% to dev)
+    # more training files, each split as the first (its last 10% to dev)
     more_train: Tuple[str, ...] = ()
+    # format of the more_train files where it differs from the training file's
+    more_fmt: Optional[str] = None
 
     @property
     def test_format(self) -> str:
         return self.test_fmt or self.fmt
+
+    @property
+    def more_format(self) -> str:
+        return self.more_fmt or self.fmt
 
 
 def _sighan(name: str, gold: Optional[str] = None) -> CorpusSpec:
@@ -58,6 +64,12 @@ CORPORA: Dict[str, CorpusSpec] = {
     "ud_gsd_more": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll",
                               more_train=("ud_zh_more/hk_words.txt", "ud_zh_more/cfl_words.txt",
                                           "ud_zh_more/pud_words.txt")),
+    # the main job's data under CC BY-SA alone (a model a commercial user can take): the 500
+    # GSDSimp dev sentences (CC BY-SA 4.0) and the words of UD Chinese HK, CFL (CC BY-SA 4.0) and
+    # PUD (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default
+    "ud_by_sa": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
+                           more_train=("ud_zh_more/hk_words.txt", "ud_zh_more/cfl_words.txt",
+                                       "ud_zh_more/pud_words.txt"), more_fmt="sighan"),
     # openly licensed (CC BY-SA 4.0), shipped in assets/: trains on the 500 dev sentences
     "ud_gsdsimp": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll"),
     "sxu": CorpusSpec("sxu/train.txt", "sxu/test.txt", "sighan"),

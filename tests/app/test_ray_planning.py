@@ -103,3 +103,13 @@ def test_read_tasks_take_no_cpu_in_either_ray_api():
 
     assert _no_cpu_read_args(read_2_41) == {"ray_remote_args": {"num_cpus": 0}}
     assert _no_cpu_read_args(read_2_50) == {"num_cpus": 0}
+
+
+def test_a_granularity_given_for_the_run_is_part_of_the_settings():
+    """#47: `--granularity` changes the words, so a manifest of another one is not done; a run
+    without it keeps the settings of the manifests written before the option."""
+    from spacy_gdcws.app.corpus.manifest import settings_identity
+
+    plain = settings_identity("  ", [], "force")
+    assert "granularity" not in plain
+    assert settings_identity("  ", [], "force", granularity="coarse") == {**plain, "granularity": "coarse"}

@@ -126,7 +126,7 @@ def test_tune_decoding_cli(half_trained, sxu_sentences, tmp_path):
     dev.to_disk(tmp_path / "dev.spacy")
     out = cli("tune-decoding", tmp_path / "model", tmp_path / "dev.spacy", tmp_path / "new" / "tuned",
               "--transition-weights", "0,1", "--tag-prior-weights", "0,0.5,2", "--bigram-prior-weights", "0,2",
-              "--report", tmp_path / "r.json")
+              "--report", tmp_path / "r.json", "--granularity", "coarse")
     report = json.loads((tmp_path / "r.json").read_text())
     assert len(report["grid"]) == 12 and "transition_weight" in out
     best = report["best"]
@@ -134,3 +134,4 @@ def test_tune_decoding_cli(half_trained, sxu_sentences, tmp_path):
     assert (seg.transition_weight, seg.tag_prior_weight, seg.bigram_prior_weight) == (
         best["transition_weight"], best["tag_prior_weight"], best["bigram_prior_weight"])
     assert best["token_f"] == max(r["token_f"] for r in report["grid"])
+    assert seg.granularity == "coarse"  # saved with the pipeline (#47); the weights chosen on fine words

@@ -144,20 +144,24 @@ def test_segment_precision_option(trained_nlp, tmp_path):
     assert not any(s.mixed_precision for s in shims)
 
 
-def test_prepare_ud_gsd_more_holds_out_the_end_of_each_file(tmp_path):
-    """The main job's corpus: GSD's words plus HK, CFL and PUD (shipped), each file's last
-    10% in dev, so every source has its held-out part."""
-
-    root = ROOT
-    cli("prepare", "ud_gsd_more", root / "assets", tmp_path / "c")
-    sizes = {"gsd": 3997, "hk": 1004, "cfl": 451, "pud": 1000}
+@pytest.mark.parametrize("corpus,sizes", [
+    # the main job's corpus: GSD's words plus HK, CFL and PUD (shipped)
+    ("ud_gsd_more", {"gsd": 3997, "hk": 1004, "cfl": 451, "pud": 1000}),
+    # #47's commercial-use corpus: GSDSimp dev (CoNLL-U) with HK, CFL and PUD (another format)
+    ("ud_by_sa", {"gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000}),
+])
+def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
+    """Each file's last 10% in dev, so every source has its held-out part; the last dev
+    sentence is PUD's last line; tested on GSDSimp test."""
+    cli("prepare", corpus, ROOT / "assets", tmp_path / "c")
     n_dev = sum(int(round(n * 0.1)) for n in sizes.values())
     nlp = spacy.blank("zh")
     train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
     dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
     assert len(dev) == n_dev and len(train) == sum(sizes.values()) - n_dev
-    pud_last = (root / "assets" / "ud_zh_more" / "pud_words.txt").read_text(encoding="utf8").splitlines()[-1]
+    pud_last = (ROOT / "assets" / "ud_zh_more" / "pud_words.txt").read_text(encoding="utf8").splitlines()[-1]
     assert dev[-1].text == "".join(pud_last.split())
+    assert len(list(DocBin().from_disk(tmp_path / "c" / "test.spacy").get_docs(nlp.vocab))) == 500
 
 
 def test_model_card_names_what_the_model_reads():
@@ -169,8 +173,15 @@ def test_model_card_names_what_the_model_reads():
     assert "我爱北京天安门。 → 我 / 爱 / 北京 / 天安 / 门 / 。" in card
     assert "t2s+width" in card and "126,733 words of jieba" in card
     terms = CORPUS_TERMS["ud_gsd_more"]
-    assert terms["license"] == "CC BY-NC-SA 4.0" and len(terms["sources"]) == 5
-    assert "v2.5" in terms["sources"][0]["author"]
+    assert len(terms["sources"]) == 5 and "v2.5" in terms["sources"][0]["author"]
+    # #47: no "strictest of its parts": each licence named, and that no one licence meets both
+    assert all(name in terms["license"] for name in ("CC BY-NC-SA 4.0", "CC BY-SA 4.0", "CC BY-SA 3.0"))
+    assert "no licence that satisfies every source" in terms["terms"] and "ud_by_sa" in terms["terms"]
+    assert "strictest" not in card and "strictest" not in terms["license"]
+    card = model_card("ud_gsd_more", "general", official, 5807, terms=terms["terms"])
+    assert terms["terms"] in card
+    by_sa = CORPUS_TERMS["ud_by_sa"]
+    assert by_sa["license"] == "CC BY-SA 4.0" and all("BY-SA" in s["author"] for s in by_sa["sources"])
 
 
 @pytest.mark.slow

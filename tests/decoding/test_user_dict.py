@@ -10,11 +10,6 @@ from tests.util import LEGACY_FIXTURE, block, plain_embed
 TEXT = "小米手机发布了红米Note13和天猫精灵。"
 
 
-@pytest.fixture()
-def nlp():
-    return spacy.load(LEGACY_FIXTURE)
-
-
 def words(nlp, text=TEXT):
     return [t.text for t in nlp(text)]
 

@@ -30,8 +30,9 @@ def model_identity(model: str) -> str:
 
 
 def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
-                      encoding: Optional[str] = None) -> Dict[str, Any]:
-    """What else decides the output: the delimiter and the user dictionaries (with a digest of each)."""
+                      encoding: Optional[str] = None, granularity: Optional[str] = None) -> Dict[str, Any]:
+    """What else decides the output: the delimiter, the user dictionaries (with a digest of each)
+    and a granularity given for the run."""
     dicts = []
     for spec in user_dicts:
         path, mode = split_dict_spec(spec, user_dict_mode)
@@ -43,6 +44,8 @@ def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode:
     out = {"delimiter": delimiter, "user_dicts": dicts}
     if encoding:  # only where given: manifests written before the option stay valid
         out["user_dict_encoding"] = encoding
+    if granularity is not None:
+        out["granularity"] = granularity
     return out
 
 

@@ -29,6 +29,7 @@ from spacy_gdcws.app.corpus.workers import (
     line_chunks_datasource,
     parts_sink,
 )
+from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.errors import Errors
 
 # in the output folder: the parts in flight
@@ -60,7 +61,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                    user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force",
                    user_dict_encoding: Optional[str] = None,
                    nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
-                   progress: bool = True) -> Summary:
+                   granularity: Optional[str] = None, progress: bool = True) -> Summary:
     """Segment every input file into `output_dir` on Ray (see the module docstring).
 
     input_path: a file, a folder or a glob pattern, local or a URI (s3://, gs://, hdfs://).
@@ -69,7 +70,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     cpus_per_actor: CPUs each actor gets (its torch threads). gpus_per_actor: GPUs each actor
     gets (0 = CPU). batch_size: lines per chunk (one actor
     call). retries: times a chunk that raises is tried again in its actor (an actor that dies
-    is restarted by Ray and its chunks run again).
+    is restarted by Ray and its chunks run again). granularity: "fine" or "coarse" (None: the
+    pipeline's).
     RETURNS (Summary): files segmented, skipped and failed (each with its coded error), lines,
         characters, seconds.
     """
@@ -84,10 +86,12 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
             raise ValueError(Errors.E047.format(name=name, value=value))
     if not cpus_per_actor > 0:
         raise ValueError(Errors.E093.format(value=cpus_per_actor))
+    if granularity is not None:
+        check_granularity(granularity)
     check_locations(input_path, output_dir)
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
-    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding)
+    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity)
     identity = model_identity(model)
     in_fs, _ = filesystem_of(input_path)
     out_fs, out_root = filesystem_of(output_dir)
@@ -133,7 +137,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                                            **_no_cpu_read_args(ray.data.read_datasource))
         segmented = dataset.map_batches(
             SegmentActor,
-            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, nlp_batch_size, retries,
+            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
+                                 nlp_batch_size, retries,
                                  gpus_per_actor > 0),
             batch_size=1,
             compute=ray.data.ActorPoolStrategy(size=actors),

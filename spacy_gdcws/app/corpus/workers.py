@@ -101,13 +101,13 @@ class SegmentActor:
     """Loads the pipeline once per actor; segments each chunk row (`map_batches`); end rows pass."""
 
     def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
-                 user_dict_encoding: Optional[str],
+                 user_dict_encoding: Optional[str], granularity: Optional[str],
                  nlp_batch_size: int, retries: int, gpu: bool) -> None:
         import ray
         import spacy
 
         from spacy_gdcws.app.precision import set_threads
-        from spacy_gdcws.app.segment import load_pipeline
+        from spacy_gdcws.app.segment import load_pipeline, set_granularity
         from spacy_gdcws.app.user_dicts import load_user_dicts
 
         if gpu:
@@ -115,6 +115,7 @@ class SegmentActor:
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
         set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
         self.nlp = load_pipeline(model)
+        set_granularity(self.nlp, granularity)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode, user_dict_encoding)  # each file in one table build
         self.delimiter = delimiter
         self.nlp_batch_size = nlp_batch_size
