@@ -44,24 +44,17 @@ ENSEMBLE_ATTR = "ensemble"
 # what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
 OUTPUT_ATTR = "output"
 
-@serialize_attr.register(CharNormalizer)
-def _serialize_normalizer(_: CharNormalizer, value: CharNormalizer, name: str, model: Model) -> bytes:
-    return value.to_bytes()
+
+def _saved_as_bytes(cls: Any) -> None:
+    """Save model attrs of type `cls` with the model (msgpack can't): thinc's `serialize_attr`
+    and `deserialize_attr` through the class's `to_bytes` and `from_bytes`."""
+    serialize_attr.register(cls)(lambda _, value, name, model: value.to_bytes())
+    deserialize_attr.register(cls)(lambda _, value, name, model: cls.from_bytes(value))
 
 
-@deserialize_attr.register(CharNormalizer)
-def _deserialize_normalizer(_: CharNormalizer, value: bytes, name: str, model: Model) -> CharNormalizer:
-    return CharNormalizer.from_bytes(value)
-
-
-@serialize_attr.register(NgramVocab)
-def _serialize_ngram_vocab(_: NgramVocab, value: NgramVocab, name: str, model: Model) -> bytes:
-    return value.to_bytes()
-
-
-@deserialize_attr.register(NgramVocab)
-def _deserialize_ngram_vocab(_: NgramVocab, value: bytes, name: str, model: Model) -> NgramVocab:
-    return NgramVocab.from_bytes(value)
+# the n-gram vocabulary and the character map a model was trained with travel with it
+for _cls in (CharNormalizer, NgramVocab):
+    _saved_as_bytes(_cls)
 
 
 def record_ngram_vocab(model: Model, docs: Iterable[Doc], chunk: int = 1000) -> None:
