@@ -126,9 +126,11 @@ class Decoder:
         self.atomic_units = bool(atomic_units)
         self._user_dict = UserDictionary(normalizer=self._normalizer)
         self.granularity = granularity
-        # where "coarse" gets its words (the segmenter's general lexicon); read at the first coarse decode
+        # where "coarse" gets its words (the segmenter's general lexicon): asked at each coarse decode,
+        # and the table rebuilt when they are another set than the one it was built from
         self._coarse_words = coarse_words
         self._coarse_dict: Optional[UserDictionary] = None
+        self._coarse_source: Any = None
         self._coarse_lock = threading.Lock()
         # the training data's boundary counts by character pair and window (saved in a file of its own)
         self.pair_counts: Optional[PairCounts] = None
@@ -159,22 +161,18 @@ class Decoder:
     def granularity(self, value: str) -> None:
         self._granularity = check_granularity(value)
 
-    def reset_coarse_words(self) -> None:
-        """Read the coarse words again at the next coarse decode (the general lexicon changed)."""
-        with self._coarse_lock:
-            self._coarse_dict = None
-
     def coarse_dict(self) -> UserDictionary:
         """The general lexicon's words as "combine" words, matched under the model's
-        normalization; built once, at the first coarse decode (E108 without words)."""
+        normalization; built at the first coarse decode, again when the lexicon is another
+        set (E108 without words)."""
+        words = self._coarse_words() if self._coarse_words is not None else None
         with self._coarse_lock:
-            if self._coarse_dict is None:
-                words = sorted(self._coarse_words()) if self._coarse_words is not None else []
+            if self._coarse_dict is None or words is not self._coarse_source:
                 if not words:
                     raise ValueError(Errors.E108.format(name=self.name))
                 coarse = UserDictionary(normalizer=self._normalizer)
-                coarse.add(words, "combine")
-                self._coarse_dict = coarse
+                coarse.add(sorted(words), "combine")
+                self._coarse_dict, self._coarse_source = coarse, words
             return self._coarse_dict
 
     @property

@@ -105,8 +105,8 @@ class GDSegmenter(TrainablePipe):
         # saved with the component: the threshold and, recorded by initialize, the training
         # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
-        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model), coarse_words=self._coarse_words,
-                               **decoding)
+        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model),  # coarse: shipped words if none
+                               coarse_words=lambda: self._general_words or shipped_general_words(), **decoding)
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
@@ -176,12 +176,6 @@ class GDSegmenter(TrainablePipe):
     def general_words(self, words: Iterable[str]) -> None:
         self._general_words = set(words)
         give_lexicon(self.model, GENERAL_LEXICON_ATTR, self._general_words)
-        self.decoder.reset_coarse_words()
-
-    def _coarse_words(self) -> Set[str]:
-        """The words granularity "coarse" merges into: the general lexicon, or, for a model
-        without one, the shipped one (`pipeline.lexicons.JIEBA_WORDS`)."""
-        return self._general_words or shipped_general_words()
 
     @property
     def uses_general_lexicon(self) -> bool:
