@@ -161,6 +161,14 @@ class Decoder:
     def granularity(self, value: str) -> None:
         self._granularity = check_granularity(value)
 
+    def __getstate__(self) -> Dict[str, Any]:
+        # no lock in a pickle; the coarse table is built again at the first coarse decode
+        return {**self.__dict__, "_coarse_lock": None, "_coarse_dict": None, "_coarse_source": None}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._coarse_lock = threading.Lock()
+
     def coarse_dict(self) -> UserDictionary:
         """The general lexicon's words as "combine" words, matched under the model's
         normalization; built at the first coarse decode, again when the lexicon is another

@@ -6,6 +6,7 @@ boundaries into word docs, `pipeline.loss` scores them against gold words,
 `pipeline.counts` reads the training data and `pipeline.serialize` saves and
 loads it. Its settings and their defaults: `pipeline.factory`.
 """
+import functools
 from itertools import islice
 from pathlib import Path
 from typing import (
@@ -63,6 +64,12 @@ from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
 
 
+def _coarse_words(segmenter: "GDSegmenter") -> Set[str]:
+    """The words granularity "coarse" merges into: the segmenter's general lexicon, or, for a
+    model without one, the shipped one (a function, not a lambda: a segmenter pickles)."""
+    return segmenter.general_words or shipped_general_words()
+
+
 class _FromDecoder:
     """A decoding setting of the component, kept by its `Decoder`."""
 
@@ -105,8 +112,8 @@ class GDSegmenter(TrainablePipe):
         # saved with the component: the threshold and, recorded by initialize, the training
         # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
-        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model),  # coarse: shipped words if none
-                               coarse_words=lambda: self._general_words or shipped_general_words(), **decoding)
+        self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model),
+                               coarse_words=functools.partial(_coarse_words, self), **decoding)
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss

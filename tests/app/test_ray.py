@@ -35,9 +35,9 @@ def crash_marker(tmp_path_factory):
         os.environ[CRASH_MARKER_ENV] = previous
 
 
-def _segment_file(model: Path, plain: Path, out: Path) -> bytes:
+def _segment_file(model: Path, plain: Path, out: Path, *options: str) -> bytes:
     out.parent.mkdir(parents=True, exist_ok=True)
-    run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(model), str(plain), str(out)],
+    run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(model), str(plain), str(out), *options],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     return out.read_bytes()
@@ -90,6 +90,15 @@ def test_two_actors_give_the_single_process_output_byte_for_byte(corpus):
     ours = [w for w in caught if "spacy_gdcws" in w.filename and "eprecat" in str(w.category.__name__)]
     assert not ours, [str(w.message) for w in ours]
     assert not [p for p in (root / "out").rglob(".segment-corpus-parts*")]  # staging removed
+
+
+def test_the_actors_segment_in_the_granularity_asked_for(corpus, tmp_path):
+    """#47: `--granularity coarse` reaches the actors: the same bytes as `segment --granularity coarse`."""
+    root, expected = corpus
+    coarse = _segment_file(LEGACY_FIXTURE, root / "plain" / "a.txt", tmp_path / "single.txt", "--granularity", "coarse")
+    assert coarse != expected["a.txt"]
+    summary = _run(root / "in" / "a.txt", tmp_path / "out", granularity="coarse")
+    assert summary.files == 1 and (tmp_path / "out" / "a.txt").read_bytes() == coarse
 
 
 def test_an_actor_that_dies_loses_and_repeats_no_line(corpus, crash_marker):

@@ -87,3 +87,14 @@ def test_segment_granularity_option(tmp_path):
     bad = run_cli("segment", "no-such-model", source, "--granularity", "medium")
     assert bad.returncode == 1 and "E107" in bad.stdout + bad.stderr
     assert len((bad.stdout + bad.stderr).strip().splitlines()) == 1
+
+
+def test_a_coarse_pipeline_pickles(nlp):
+    """A segmenter pickles (`nlp.pipe(n_process=2)`, Ray) with its granularity; the coarse table
+    is built again after it."""
+    import pickle
+
+    set_granularity(nlp, "coarse")
+    expected = words(nlp, "我爱北京天安门。")
+    again = pickle.loads(pickle.dumps(nlp))
+    assert again.get_pipe("gdcws_segmenter").granularity == "coarse" and words(again, "我爱北京天安门。") == expected
