@@ -11,7 +11,7 @@ from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
 from spacy_gdcws.app.segment import load_pipeline, segment_lines, set_granularity, write_segmented
 from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
-from spacy_gdcws.decoding.decoder import GRANULARITIES
+from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
 from spacy_gdcws.readers.base import iter_text_lines
@@ -48,8 +48,8 @@ def segment_cli(
     use_gpu(gpu_id)
     if precision not in PRECISIONS:
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
-    if granularity is not None and granularity not in GRANULARITIES:
-        fail(Errors.E107.format(value=granularity, options=", ".join(GRANULARITIES)))
+    if granularity is not None:
+        check_granularity(granularity)  # before loading the model
     nlp = load_pipeline(model)
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
