@@ -1,6 +1,6 @@
 """The `gdcws_segmenter` factory: the one place where the component's defaults live.
 
-The default model is the main job's (`configs/general.cfg`): the ID-CNN-CRF on
+The default model is the main job's (`configs/general.cfg`): the one-pass, width-48 ID-CNN-CRF on
 hashed normalized characters (OpenCC t2s, full-width punctuation folded),
 bigrams, dictionary features and the n-gram vocabulary, so
 `nlp.add_pipe("gdcws_segmenter")` builds what `spacy project run all` trains,
@@ -25,12 +25,12 @@ mixed_precision = false
 
 [model.embed]
 @architectures = "spacy_gdcws.CharEmbed.v2"
-width = 128
+width = 48
 char_rows = 20000
 char_seeds = 2
 bigrams = true
 bigram_rows = 100000
-bigram_width = 64
+bigram_width = 32
 lexicon_max_len = 6
 lexicon_dropout = 0.2
 lexicon_holdout = true
@@ -46,15 +46,15 @@ general_lexicon = false
 
 [model.encoder]
 @architectures = "spacy_gdcws.IDCNN.v1"
-width = 128
+width = 48
 dilations = [1, 1, 2]
-iterations = 4
+iterations = 1
 kernel = 3
 dropout = 0.2
 
 [model.scorer]
 @architectures = "spacy_gdcws.CRFTagger.v1"
-width = 128
+width = 48
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 
