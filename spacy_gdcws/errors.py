@@ -128,3 +128,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E106 = "The character normalization table saved for {spec!r} is damaged (pairs of unequal length or outside Unicode): save the pipeline again."
     E107 = "Unknown granularity {value!r}; expected one of {options}"
     E108 = "The granularity 'coarse' of '{name}' merges words into a general lexicon's, but it has none: give it one (`{name}.general_words = words`) or use 'fine'."
+    E109 = "Unknown relabelling {name!r}; expected one of {options}"
+    E110 = "{path}: not an `evaluate-ud` report with UPOS, UAS and LAS from raw text (predicted_segmentation); run `evaluate-ud` first."

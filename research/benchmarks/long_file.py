@@ -3,7 +3,7 @@
     python research/benchmarks/long_file.py --model training/ud_gsd.idcnn.tuned/model-best \\
         --output research/benchmarks/results/long_file.json
 
-The input is the words of UD Chinese GSD train (assets/ud_zh/gsd_train_words.txt, joined,
+The input is the words of UD Chinese GSD train (assets/ud_zh/train.conll, joined,
 one sentence per line, or its first `--line-chars` characters) repeated up to each line count. Each size runs
 `python -m spacy_gdcws segment MODEL INPUT OUTPUT` in a fresh process (the command a user
 runs); reported: wall-clock seconds, characters per second, the process's peak resident
@@ -20,8 +20,10 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List
 
+from spacy_gdcws.readers.conll import read_conll
+
 ROOT = Path(__file__).resolve().parents[2]
-WORDS = ROOT / "assets" / "ud_zh" / "gsd_train_words.txt"
+TREEBANK = ROOT / "assets" / "ud_zh" / "train.conll"
 
 # `segment` with the input read into a list first (the old reader), for the contrast
 LIST_READER = """
@@ -48,7 +50,7 @@ print(json.dumps({"seconds": round(seconds, 1), "peak_rss_mb": round(peak / 1024
 def make_input(path: Path, n_lines: int, line_chars: int = 0) -> int:
     """Write `n_lines` lines cycling through the UD GSD training sentences (each cut to its
     first `line_chars` characters if > 0); RETURNS characters."""
-    sentences = ["".join(line.split()) for line in WORDS.read_text(encoding="utf8").splitlines() if line.strip()]
+    sentences = ["".join(sent.words) for sent in read_conll(TREEBANK)]
     if line_chars > 0:
         sentences = [s[:line_chars] for s in sentences]
     n_chars = 0

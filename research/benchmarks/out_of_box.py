@@ -101,9 +101,10 @@ def segmenters(args) -> Dict[str, Callable[[List[str]], List[List[str]]]]:
             def run(texts, path=path, granularity=granularity):
                 import spacy
 
-                from spacy_gdcws.app.segment import set_granularity
+                from spacy_gdcws.app.segment import keep_words_only, set_granularity
 
                 nlp = spacy.load(path)
+                keep_words_only(nlp)  # the words alone: a tagger and parser after the segmenter change none
                 if granularity != "saved":
                     set_granularity(nlp, granularity)
                 return [[t.text for t in doc if not t.is_space] for doc in nlp.pipe(texts, batch_size=256)]

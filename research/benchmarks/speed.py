@@ -12,7 +12,10 @@ Inputs (characters are counted without whitespace):
   worst case for a model that scores windows, and the linearity check.
 
 Contenders (`--contenders` picks some):
-- `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s);
+- `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s), its words alone: the
+  components after the segmenter (the main job's tagger and parser) disabled, as
+  `spacy.load("zh_gdcws", enable=["segmenter"])` gives;
+- `gdcws_full`: the same pipeline whole (segmenter, tagger, parser);
 - `gdcws_pipe_int8`: the same after `spacy_gdcws.app.precision.quantize_segmenter` (int8 Linear layers);
 - `gdcws_pipe_bf16`: the same loaded with `mixed_precision = true` (bf16 autocast; on CPU it pays
   only with AVX512-BF16 / AMX);
@@ -62,11 +65,11 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENDERS = ["gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
+CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
               "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
               "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
                "gdcws_zero_priors"}
 NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
@@ -94,12 +97,17 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
     if name in NEEDS_MODEL or name in NEEDS_BASELINE or name in NEEDS_FAST:
         import spacy
 
+        from spacy_gdcws.app.segment import keep_words_only
+
         config = dict(BF16_CONFIG) if name in ("gdcws_pipe_bf16", "gdcws_fast_bf16") else {}
         if args.linear_char:
             config.update(LINEAR_CHAR_CONFIG)
         path = args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST else args.model
         nlp = spacy.load(path, config=config)
         nlp.max_length = 10**8
+        if name == "gdcws_full":
+            return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
+        keep_words_only(nlp)
         if name in ("gdcws_zero", "gdcws_zero_priors"):
             zero_model(nlp, priors=name == "gdcws_zero_priors")
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity

@@ -9,7 +9,7 @@ from spacy.tokens import Doc
 from spacy.util import minibatch
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.pipeline.names import find_segmenter
+from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
 
 # the package README command 1 builds and installs
 PACKAGE = "zh_gdcws"
@@ -17,15 +17,32 @@ MAKE_PACKAGE = (" `zh_gdcws` is made and installed by the project's main job: in
                 "`python -m spacy project run all` (README, command 1).")
 
 
-def load_pipeline(model: str, **kwargs: Any) -> Language:
+def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Language:
     """`spacy.load(model)` for segmenting text: a name that is neither an installed package
     nor a folder is E102 (for `zh_gdcws`, with the command that makes it), and no line is too
-    long (`nlp.max_length`: the segmenter is linear in a line's length)."""
+    long (`nlp.max_length`: the segmenter is linear in a line's length). `words_only`: the
+    components after the last segmenter (tagger, parser) are disabled, for commands that
+    write or score words."""
     if not (model.startswith("blank:") or Path(model).exists() or spacy.util.is_package(model)):
         raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else ""))
     nlp = spacy.load(model, **kwargs)
     nlp.max_length = sys.maxsize
+    if words_only:
+        keep_words_only(nlp)
     return nlp
+
+
+def keep_words_only(nlp: Language) -> List[str]:
+    """Disable the components after the pipeline's last segmenter (what
+    `spacy.load(name, enable=["segmenter"])` gives for the main job's package); returns
+    their names. A pipeline without a segmenter is left as it is."""
+    names = segmenter_names(nlp)
+    if not names:
+        return []
+    after = nlp.pipe_names[nlp.pipe_names.index(names[-1]) + 1:]
+    for name in after:
+        nlp.disable_pipe(name)
+    return after
 
 
 def set_granularity(nlp: Language, granularity: Optional[str]) -> None:

@@ -38,7 +38,7 @@ def evaluate_cli(
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
     check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold, "DICTIONARY": dictionary, "--raw": raw})
     use_gpu(gpu_id)
-    nlp = load_pipeline(model)
+    nlp = load_pipeline(model, words_only=True)
     settings = {}
     segmenter = nlp.get_pipe(find_segmenter(nlp))
     if transition_weight is not None:

@@ -1,4 +1,4 @@
-"""`package-meta`: the meta.json of a packaged segmenter (licence, sources, accuracy, model card)."""
+"""`package-meta`: the meta.json of a packaged pipeline (licence, sources, accuracy, model card)."""
 import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -8,13 +8,14 @@ import typer
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app
+from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_write_text, check_outputs
 from spacy_gdcws.readers.corpora import get_corpus
 
 # the licence and sources of each corpus a packaged model may be trained on
-_GSD_WORDS = {
-    "name": "UD Chinese GSD (simplified) training words, from a release before UD v2.5 "
-            "(hankcs/multi-criteria-cws @ 24be488, data/other/udc/train.conll)",
+_GSD_TRAIN = {
+    "name": "UD Chinese GSD (simplified) training set (words, UPOS, dependencies; UD v1 labels relabelled to "
+            "UD v2), from a release before UD v2.5 (hankcs/multi-criteria-cws @ 24be488, data/other/udc/train.conll)",
     "url": "https://github.com/hankcs/multi-criteria-cws",
     "author": "Universal Dependencies contributors; data derived from the Google Universal Dependency Treebank; "
               "simplified conversion by hankcs. Distributed under CC BY-NC-SA 4.0 with that release "
@@ -25,30 +26,30 @@ _GSDSIMP_TEST = {"name": "UD_Chinese-GSDSimp test (evaluation only)",
                  "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
                  "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}
 _UD_MORE = [
-    {"name": "UD_Chinese-HK (traditional; film subtitles, Legislative Council speech), words",
+    {"name": "UD_Chinese-HK (traditional; film subtitles, Legislative Council speech): words, UPOS, dependencies",
      "url": "https://github.com/UniversalDependencies/UD_Chinese-HK", "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
-    {"name": "UD_Chinese-CFL (simplified; learner essays), words",
+    {"name": "UD_Chinese-CFL (simplified; learner essays): words, UPOS, dependencies",
      "url": "https://github.com/UniversalDependencies/UD_Chinese-CFL", "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
-    {"name": "UD_Chinese-PUD (traditional; news and Wikipedia), words",
+    {"name": "UD_Chinese-PUD (traditional; news and Wikipedia): words, UPOS, dependencies",
      "url": "https://github.com/UniversalDependencies/UD_Chinese-PUD", "author": "Universal Dependencies contributors (CC BY-SA 3.0)"},
 ]
-_GSDSIMP_DEV = {"name": "UD_Chinese-GSDSimp dev (training data: words and text)",
+_GSDSIMP_DEV = {"name": "UD_Chinese-GSDSimp dev (training data: words, UPOS, dependencies)",
                 "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
                 "author": "Universal Dependencies contributors (CC BY-SA 4.0)"}
 # what a model trained on GSD's words and the CC BY-SA treebanks can say of itself: both
 # licences' ShareAlike terms bind an adaptation, and no one licence meets both
-_MIXED_TERMS = ("Its training data come under two licences: CC BY-NC-SA 4.0 (UD Chinese GSD's words) and "
-                "CC BY-SA (4.0: UD Chinese HK, CFL; 3.0: PUD). If the model is an adaptation of that data, "
+_MIXED_TERMS = ("Its training data come under two licences: CC BY-NC-SA 4.0 (UD Chinese GSD train) and "
+                "CC BY-SA (4.0: UD_Chinese-GSDSimp dev, HK, CFL; 3.0: PUD). If the model is an adaptation of that data, "
                 "each licence's ShareAlike term asks that it be shared under that licence, and no licence "
                 "meets both (one forbids commercial use, the other forbids adding that restriction): this "
                 "model carries no licence that satisfies every source. For commercial use, or to share a "
                 "model under one open licence, train the CC BY-SA 4.0 variant (`spacy project run all . "
                 "--vars.corpus ud_by_sa`).")
 CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
-    "ud_gsd": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_WORDS, _GSDSIMP_TEST]},
-    "ud_gsd_more": {"license": "CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0 (HK, CFL) + CC BY-SA 3.0 (PUD): "
-                               "see the model card",
-                    "sources": [_GSD_WORDS, *_UD_MORE, _GSDSIMP_TEST], "terms": _MIXED_TERMS},
+    "ud_gsd": {"license": "CC BY-NC-SA 4.0", "sources": [_GSD_TRAIN, _GSDSIMP_TEST]},
+    "ud_gsd_more": {"license": "CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0 (GSDSimp dev, HK, CFL) + "
+                               "CC BY-SA 3.0 (PUD): see the model card",
+                    "sources": [_GSD_TRAIN, _GSDSIMP_DEV, *_UD_MORE, _GSDSIMP_TEST], "terms": _MIXED_TERMS},
     # CC BY-SA only: BY-SA 3.0 (PUD) lets an adaptation take a later version of the same licence (its 4(b))
     "ud_by_sa": {"license": "CC BY-SA 4.0", "sources": [_GSDSIMP_DEV, *_UD_MORE, _GSDSIMP_TEST],
                  "terms": "Every source is CC BY-SA (PUD's 3.0 allows an adaptation under 4.0): share the model "
@@ -69,15 +70,21 @@ RESEARCH_ONLY = {"license": "research use only (the terms of the training corpus
 
 def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int,
                examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "", n_lexicon: int = 0,
-               terms: str = "") -> str:
+               terms: str = "", analysis: Optional[Dict[str, float]] = None) -> str:
     """The model card section of the package's README; `examples`: texts and the
-    model's own words for them (so the card shows what the model does)."""
+    model's own words for them (so the card shows what the model does); `analysis`:
+    UPOS, UAS and LAS F from raw test text where the pipeline has a tagger and parser."""
     shown = "; ".join(f"{text} → {' / '.join(words)}" for text, words in examples)
     rows: List[str] = [
         "### Model card",
         "",
         f"- **What it does**: Chinese word segmentation (`gdcws_segmenter`, config `{config}`), first in the "
         "pipeline on character tokens; `doc.text` is always the input.",
+        *([f"- **POS and dependencies**: a morphologizer (UPOS) and a parser trained on the segmenter's own words "
+           f"(`configs/ud_pipeline.cfg`); from raw test text, words aligned on characters: UPOS F {analysis['upos']:.3f}, "
+           f"UAS F {analysis['uas']:.3f}, LAS F {analysis['las']:.3f}. "
+           "`spacy.load(name, enable=['segmenter'])` gives the words alone at the segmenter's speed."]
+          if analysis else []),
         f"- **Training data**: corpus `{corpus}` ({n_train} training sentences; dev = last 10% of the training file).",
         f"- **Evaluation**: official SIGHAN scorer on the gold test file, training vocabulary as dictionary: "
         f"P {official['precision']:.3f}, R {official['recall']:.3f}, F {official['f']:.3f}, "
@@ -96,6 +103,18 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
     return "\n".join(rows)
 
 
+def pipeline_scores(path: Path) -> Dict[str, float]:
+    """UPOS, UAS and LAS F from raw text in an `evaluate-ud` report (E110 if it has none)."""
+    if not path.exists():
+        raise ValueError(Errors.E110.format(path=path))
+    report = srsly.read_json(path)
+    predicted = report.get("predicted_segmentation") if isinstance(report, dict) else None
+    try:
+        return {key: round(float(predicted[key]["f"]), 4) for key in ("upos", "uas", "las")}
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(Errors.E110.format(path=path)) from None
+
+
 @app.command("package-meta", hidden=True)
 def package_meta_cli(
     metrics: Path = typer.Argument(..., exists=True, help="Metrics JSON written by `evaluate`"),
@@ -107,6 +126,9 @@ def package_meta_cli(
     version: str = typer.Option("0.1.0", "--version"),
     model: Optional[Path] = typer.Option(None, "--model", exists=True, file_okay=False,
                                          help="The pipeline to package: the card shows its words for a few texts"),
+    pipeline_metrics: Optional[Path] = typer.Option(
+        None, "--pipeline-metrics",
+        help="Metrics JSON written by `evaluate-ud`: read where --model has a tagger and parser"),
 ) -> None:
     """Write the licence, sources, accuracy (official scorer) and a model card for
     `spacy package`: the packaged model's meta.json and README carry them."""
@@ -120,6 +142,7 @@ def package_meta_cli(
     terms = CORPUS_TERMS.get(corpus, RESEARCH_ONLY)
     examples: List[Tuple[str, List[str]]] = []
     normalize, n_lexicon = "", 0
+    analysis: Optional[Dict[str, float]] = None
     if model is not None:
         import spacy
 
@@ -131,6 +154,8 @@ def package_meta_cli(
             segmenter = nlp.get_pipe(name)
             normalize = segmenter.decoder.normalizer.spec
             n_lexicon = len(segmenter.general_words) if segmenter.uses_general_lexicon else 0
+        if "parser" in nlp.pipe_names and pipeline_metrics is not None:
+            analysis = pipeline_scores(pipeline_metrics)
     meta = {
         "name": name,
         "version": version,
@@ -140,9 +165,11 @@ def package_meta_cli(
         "performance": {
             "token_p": official["precision"], "token_r": official["recall"], "token_f": official["f"],
             "token_oov_r": official["oov_recall"], "token_iv_r": official["iv_recall"],
+            # spaCy's names; from raw text (words aligned on characters), not from gold words
+            **({"pos_acc": analysis["upos"], "dep_uas": analysis["uas"], "dep_las": analysis["las"]} if analysis else {}),
         },
         "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize, n_lexicon,
-                            terms.get("terms", "")),
+                            terms.get("terms", ""), analysis),
     }
     atomic_write_text(output, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     msg.good(f"{output}: licence {meta['license']}, F {official['f']}")

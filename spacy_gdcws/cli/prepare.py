@@ -15,6 +15,7 @@ from spacy_gdcws.cli.convert import (
 from spacy_gdcws.eval.evaluate import raw_test_lines
 from spacy_gdcws.readers import read_sentences, split_dev
 from spacy_gdcws.readers.corpora import get_corpus, resolve
+from spacy_gdcws.readers.relabel import relabel
 
 
 @app.command("prepare")
@@ -38,6 +39,8 @@ def prepare_cli(
             msg.fail(f"Missing {path}: run `spacy project assets` or point corpora_dir at a local copy", exits=1)
     output_dir.mkdir(parents=True, exist_ok=True)
     sentences = list(read_sentences(train_path, spec.fmt))
+    if spec.relabel:
+        sentences = [relabel(spec.relabel, sent) for sent in sentences]
     train, dev = split_dev(sentences, dev_fraction, split, seed)
     for path in more_paths:  # each file split on its own: every source has its dev part
         more = list(read_sentences(path, spec.more_format))

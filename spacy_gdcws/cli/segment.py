@@ -50,7 +50,7 @@ def segment_cli(
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     if granularity is not None:
         check_granularity(granularity)  # before loading the model
-    nlp = load_pipeline(model)
+    nlp = load_pipeline(model, words_only=True)
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)

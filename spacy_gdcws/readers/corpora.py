@@ -22,6 +22,8 @@ class CorpusSpec:
         (else built from the training file).
     more_train: further training files, each split into train and dev the
         same way, concatenated after the first (in `more_fmt`, default `fmt`).
+    relabel: the relabelling the first training file's annotation needs to
+        match the others' (`"gsd_v1_to_v2"`: pre-v2.5 GSD to GSDSimp's UD v2).
     """
 
     train: str
@@ -33,6 +35,8 @@ class CorpusSpec:
     test_fmt: Optional[str] = None
     # more training files, each split as the first (its last 10% to dev)
     more_train: Tuple[str, ...] = ()
+    # a relabelling of the training file's UPOS and relations (spacy_gdcws.readers.relabel)
+    relabel: Optional[str] = None
     # format of the more_train files where it differs from the training file's
     more_fmt: Optional[str] = None
 
@@ -55,21 +59,23 @@ def _sighan(name: str, gold: Optional[str] = None) -> CorpusSpec:
     )
 
 
+_GSDSIMP_DEV_AND_MORE = ("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh_more/zh_hk-ud-test.conllu",
+                         "ud_zh_more/zh_cfl-ud-test.conllu", "ud_zh_more/zh_pud-ud-test.conllu")
+
 CORPORA: Dict[str, CorpusSpec] = {
-    # the offline default: the words of UD Chinese GSD train (CC BY-NC-SA 4.0), shipped in
-    # assets/, tested on UD_Chinese-GSDSimp test (CC BY-SA 4.0, shipped)
-    "ud_gsd": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll"),
-    # the main job's data: GSD's words plus the words of UD Chinese HK, CFL and PUD (traditional
-    # speech, learner essays, traditional news; CC BY-SA), all shipped in assets/
-    "ud_gsd_more": CorpusSpec("ud_zh/gsd_train_words.txt", "ud_zh/zh_gsdsimp-ud-test.conllu", "sighan", test_fmt="conll",
-                              more_train=("ud_zh_more/hk_words.txt", "ud_zh_more/cfl_words.txt",
-                                          "ud_zh_more/pud_words.txt")),
+    # UD Chinese GSD train (CC BY-NC-SA 4.0, shipped in assets/), tested on UD_Chinese-GSDSimp
+    # test (CC BY-SA 4.0, shipped)
+    "ud_gsd": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2"),
+    # the main job's data: GSD train (UD v1 labels relabelled to UD v2), GSDSimp dev and UD
+    # Chinese HK, CFL and PUD (traditional speech, learner essays, traditional news; CC BY-SA),
+    # all shipped in assets/ with words, UPOS and dependencies
+    "ud_gsd_more": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2",
+                              more_train=_GSDSIMP_DEV_AND_MORE),
     # the main job's data under CC BY-SA alone (a model a commercial user can take): the 500
-    # GSDSimp dev sentences (CC BY-SA 4.0) and the words of UD Chinese HK, CFL (CC BY-SA 4.0) and
-    # PUD (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default
-    "ud_by_sa": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
-                           more_train=("ud_zh_more/hk_words.txt", "ud_zh_more/cfl_words.txt",
-                                       "ud_zh_more/pud_words.txt"), more_fmt="sighan"),
+    # GSDSimp dev sentences (CC BY-SA 4.0) and UD Chinese HK, CFL (CC BY-SA 4.0) and PUD
+    # (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default
+    "ud_by_sa": CorpusSpec(_GSDSIMP_DEV_AND_MORE[0], "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
+                           more_train=_GSDSIMP_DEV_AND_MORE[1:]),
     # openly licensed (CC BY-SA 4.0), shipped in assets/: trains on the 500 dev sentences
     "ud_gsdsimp": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll"),
     "sxu": CorpusSpec("sxu/train.txt", "sxu/test.txt", "sighan"),

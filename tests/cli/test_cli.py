@@ -1,4 +1,5 @@
 """The command line: segment, convert, score, prepare, init-config, package-meta, evaluate."""
+import json
 import subprocess
 import sys
 
@@ -6,6 +7,7 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
+from spacy_gdcws.readers.conll import read_conll
 from tests.util import ROOT, cli, corpus_path, run_cli
 
 
@@ -145,9 +147,9 @@ def test_segment_precision_option(trained_nlp, tmp_path):
 
 
 @pytest.mark.parametrize("corpus,sizes", [
-    # the main job's corpus: GSD's words plus HK, CFL and PUD (shipped)
-    ("ud_gsd_more", {"gsd": 3997, "hk": 1004, "cfl": 451, "pud": 1000}),
-    # #47's commercial-use corpus: GSDSimp dev (CoNLL-U) with HK, CFL and PUD (another format)
+    # the main job's corpus: GSD train, GSDSimp dev, HK, CFL and PUD (shipped, CoNLL-X and CoNLL-U)
+    ("ud_gsd_more", {"gsd": 3997, "gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000}),
+    # #47's commercial-use corpus: GSDSimp dev with HK, CFL and PUD
     ("ud_by_sa", {"gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000}),
 ])
 def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
@@ -159,8 +161,8 @@ def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
     dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
     assert len(dev) == n_dev and len(train) == sum(sizes.values()) - n_dev
-    pud_last = (ROOT / "assets" / "ud_zh_more" / "pud_words.txt").read_text(encoding="utf8").splitlines()[-1]
-    assert dev[-1].text == "".join(pud_last.split())
+    pud_last = list(read_conll(ROOT / "assets" / "ud_zh_more" / "zh_pud-ud-test.conllu"))[-1]
+    assert dev[-1].text == "".join(pud_last.words)
     assert len(list(DocBin().from_disk(tmp_path / "c" / "test.spacy").get_docs(nlp.vocab))) == 500
 
 
@@ -173,7 +175,7 @@ def test_model_card_names_what_the_model_reads():
     assert "我爱北京天安门。 → 我 / 爱 / 北京 / 天安 / 门 / 。" in card
     assert "t2s+width" in card and "126,733 words of jieba" in card
     terms = CORPUS_TERMS["ud_gsd_more"]
-    assert len(terms["sources"]) == 5 and "v2.5" in terms["sources"][0]["author"]
+    assert len(terms["sources"]) == 6 and "v2.5" in terms["sources"][0]["author"]
     # #47: no "strictest of its parts": each licence named, and that no one licence meets both
     assert all(name in terms["license"] for name in ("CC BY-NC-SA 4.0", "CC BY-SA 4.0", "CC BY-SA 3.0"))
     assert "no licence that satisfies every source" in terms["terms"] and "ud_by_sa" in terms["terms"]
@@ -182,6 +184,22 @@ def test_model_card_names_what_the_model_reads():
     assert terms["terms"] in card
     by_sa = CORPUS_TERMS["ud_by_sa"]
     assert by_sa["license"] == "CC BY-SA 4.0" and all("BY-SA" in s["author"] for s in by_sa["sources"])
+    # #47: a pipeline with a tagger and parser states their scores from raw text
+    card = model_card("ud_gsd_more", "general", official, 5807, analysis={"upos": 0.871, "uas": 0.70, "las": 0.645})
+    assert "UPOS F 0.871" in card and "LAS F 0.645" in card and "enable=['segmenter']" in card
+
+
+def test_pipeline_scores_are_read_from_an_evaluate_ud_report(tmp_path):
+    from spacy_gdcws.cli.package_meta import pipeline_scores
+
+    report = {"predicted_segmentation": {k: {"p": 0.5, "r": 0.5, "f": v} for k, v in
+                                         (("words", 0.95), ("upos", 0.87123), ("uas", 0.7), ("las", 0.64))}}
+    (tmp_path / "ok.json").write_text(json.dumps(report))
+    assert pipeline_scores(tmp_path / "ok.json") == {"upos": 0.8712, "uas": 0.7, "las": 0.64}
+    (tmp_path / "bad.json").write_text(json.dumps({"official": {}}))
+    for path in (tmp_path / "bad.json", tmp_path / "missing.json"):
+        with pytest.raises(ValueError, match="E110"):
+            pipeline_scores(path)
 
 
 @pytest.mark.slow

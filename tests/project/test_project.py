@@ -47,7 +47,8 @@ def test_project_workflow_all(tmp_path):
     project = copy_project(tmp_path)
     before = installed("zh_gdcws")
     pip_args, env = isolated(tmp_path)
-    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20", *pip_args]
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "20",
+           "--vars.pipeline_steps", "10", *pip_args]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
     metrics = json.loads((project / "metrics" / "ud_gsd_more.general.json").read_text())
@@ -58,43 +59,50 @@ def test_project_workflow_all(tmp_path):
     predictions = (project / "predictions" / "ud_gsd_more.general.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
     # the packaged model carries the training data's licence, sources, accuracy and model card
-    code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); "
-            "print(json.dumps([[t.text for t in nlp('我爱北京天安门。')], nlp.meta['license'], nlp.meta['performance'], "
+    code = ("import spacy, json; nlp = spacy.load('zh_gdcws'); doc = nlp('我爱北京天安门。'); "
+            "words = spacy.load('zh_gdcws', enable=['segmenter'])('我爱北京天安门。'); "
+            "print(json.dumps([[t.text for t in doc], [(t.pos_, t.dep_, t.head.i) for t in doc], nlp.pipe_names, "
+            "[(t.text, t.pos_, t.dep_) for t in words], nlp.meta['license'], nlp.meta['performance'], "
             "nlp.meta['notes'], len(nlp.meta['sources'])]))")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert fresh.returncode == 0, fresh.stderr
-    words, licence, performance, notes, n_sources = json.loads(fresh.stdout.strip().splitlines()[-1])
+    words, analysis, pipe_names, words_only, licence, performance, notes, n_sources = json.loads(
+        fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
+    # #47: words with UPOS and dependencies out of the box; the segmenter alone gives the same words
+    assert pipe_names == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    assert all(pos and dep and 0 <= head < len(words) for pos, dep, head in analysis)
+    assert [w for w, _, _ in words_only] == words and not any(pos or dep for _, pos, dep in words_only)
     assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 6
     assert "Model card" in notes and "no licence that satisfies every source" in notes  # #47: no "strictest"
     assert "jieba" in notes and "天安" in notes  # the lexicon's source; the card shows the model's own words
     assert performance["token_f"] == round(metrics["python"]["f"], 4)
+    # the second stage's scores from raw text, character-aligned (evaluate-ud), in meta.json too
+    analysis = json.loads((project / "metrics" / "ud_gsd_more_pipeline.json").read_text())
+    assert analysis["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    assert analysis["gold_segmentation"]["words"]["f"] == 1.0
+    assert performance["dep_las"] == round(analysis["predicted_segmentation"]["las"]["f"], 4)
     # the user's own zh_gdcws is still the one they had (#38, case 15: failed on fda9378)
     assert installed("zh_gdcws") == before
 
 
 @pytest.mark.slow
-def test_project_workflow_pipeline(tmp_path):
-    """Second stage: tagger + parser on the frozen segmenter's words, character-
-    aligned evaluation, and the packaged pipeline gives pos_, dep_ and head."""
+def test_project_workflow_segmenter(tmp_path):
+    """The words-only workflow, for corpora without UPOS and dependencies: the packaged
+    pipeline is the segmenter with its decoding chosen on dev."""
     project = copy_project(tmp_path)
-    cmd = [sys.executable, "-m", "spacy", "project", "run", "pipeline", str(project), "--vars.corpus", "ud_gsdsimp",
-           "--vars.max_steps", "20",
-           "--vars.pipeline_steps", "10", "--vars.package_stage", ".pipeline", "--vars.package_name", "gdcwspipe"]
-    before = installed("zh_gdcwspipe")
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "segmenter", str(project), "--vars.corpus", "ud_gsdsimp",
+           "--vars.max_steps", "20", "--vars.package_stage", ".tuned", "--vars.package_name", "gdcwsseg"]
+    before = installed("zh_gdcwsseg")
     pip_args, env = isolated(tmp_path)
     out = subprocess.run(cmd + pip_args, capture_output=True, text=True, env=env)
     assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
-    metrics = json.loads((project / "metrics" / "ud_gsdsimp_pipeline.json").read_text())
-    assert metrics["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
-    assert metrics["gold_segmentation"]["words"]["f"] == 1.0
-    for setting in ("predicted_segmentation", "gold_segmentation"):
-        assert set(metrics[setting]) == {"words", "upos", "uas", "las"}
-    code = ("import spacy; doc = spacy.load('zh_gdcwspipe')('我爱北京天安门。'); "
-            "print(repr([(t.text, t.pos_, t.dep_, t.head.i) for t in doc]))")
+    assert not (project / "training" / "ud_gsdsimp.general.pipeline").exists()
+    code = ("import spacy; nlp = spacy.load('zh_gdcwsseg'); "
+            "print(repr((nlp.pipe_names, nlp.meta['performance'], [t.text for t in nlp('我爱北京天安门。')])))")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert fresh.returncode == 0, fresh.stderr
-    analysis = eval(fresh.stdout.strip())
-    assert "".join(w for w, _, _, _ in analysis) == "我爱北京天安门。"
-    assert all(pos and dep and 0 <= head < len(analysis) for _, pos, dep, head in analysis)
-    assert installed("zh_gdcwspipe") == before
+    pipe_names, performance, words = eval(fresh.stdout.strip().splitlines()[-1])
+    assert pipe_names == ["segmenter"] and "dep_las" not in performance
+    assert "".join(words) == "我爱北京天安门。"
+    assert installed("zh_gdcwsseg") == before

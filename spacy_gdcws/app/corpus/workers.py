@@ -114,7 +114,7 @@ class SegmentActor:
             spacy.require_gpu()
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
         set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
-        self.nlp = load_pipeline(model)
+        self.nlp = load_pipeline(model, words_only=True)
         set_granularity(self.nlp, granularity)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode, user_dict_encoding)  # each file in one table build
         self.delimiter = delimiter
