@@ -89,7 +89,7 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
         f"- **Evaluation**: official SIGHAN scorer on the gold test file, training vocabulary as dictionary: "
         f"P {official['precision']:.3f}, R {official['recall']:.3f}, F {official['f']:.3f}, "
         f"OOV recall {official['oov_recall']:.3f}, IV recall {official['iv_recall']:.3f}.",
-        "- **Segmentation standard**: that of the training corpus (for UD: suffixes apart, 电视 / 台, 天安 / 门), "
+        "- **Segmentation standard**: that of the training corpus (for UD: suffixes apart, 电视 / 台), "
         "numbers, URLs and Latin words as units" + (f"; this model: {shown}" if shown else "") + ".",
         *([f"- **Characters**: the model reads them normalized (`{normalize}`: OpenCC character conversion and "
            "full-width to ASCII punctuation), so simplified and traditional text are segmented alike; "
