@@ -10,6 +10,7 @@ from spacy.util import minibatch
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
+from spacy_gdcws.pipeline.subwords import search_words
 
 # the package README command 1 builds and installs
 PACKAGE = "zh_gdcws"
@@ -81,10 +82,13 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
         yield from segmenter.segmented_words(docs, segmenter.predict(docs))
 
 
-def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ") -> int:
-    """Write the words of each doc as one line; RETURNS the number of lines."""
+def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
+    """Write the words of each doc as one line (`search`: each word's dictionary sub-words
+    before it, as jieba's `cut_for_search`; the pipeline needs `gdcws_subwords`); RETURNS
+    the number of lines."""
+    words = search_words if search else doc_words
     n = 0
     for doc in docs:
-        out.write(delimiter.join(doc_words(doc)) + "\n")
+        out.write(delimiter.join(words(doc)) + "\n")
         n += 1
     return n

@@ -14,6 +14,7 @@ from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
+from spacy_gdcws.pipeline.subwords import add_search
 from spacy_gdcws.readers.base import iter_text_lines
 
 
@@ -32,6 +33,7 @@ def segment_cli(
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
     granularity: Optional[str] = typer.Option(None, "--granularity", help="fine (the model's words) or coarse (merged into the general lexicon's words where the model's boundaries allow); default: the pipeline's"),
+    search: bool = typer.Option(False, "--search", help="Search granularity (jieba's cut_for_search): each word preceded by the user dictionary's and general lexicon's words inside it"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
@@ -54,14 +56,16 @@ def segment_cli(
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
+    if search:
+        add_search(nlp)
     # a stream: memory stays flat however long the input is
     lines = iter_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty() and not quiet
     docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), disable=not show, unit="line")
     if output_path is None:
-        write_segmented(docs, sys.stdout, delimiter)
+        write_segmented(docs, sys.stdout, delimiter, search)
         return
     with atomic_writer(output_path) as out:
-        n = write_segmented(docs, out, delimiter)
+        n = write_segmented(docs, out, delimiter, search)
     if not quiet:
         msg.good(f"{n} lines -> {output_path}")
