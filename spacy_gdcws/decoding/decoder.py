@@ -109,11 +109,14 @@ class Decoder:
     bigram_prior_weight = Weight()
     # what a "prefer" word of the user dictionary adds at its edges (and subtracts inside)
     user_dict_bonus = Weight()
+    # how much a prefer word's frequency scales that bonus (word_tables.freq_weight; 0 = not at all)
+    user_dict_freq_scale = Weight()
     # the weights that need counts of the training data, with the cfg key of those counts
     COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
 
     def __init__(self, cfg: Dict[str, Any], name: str, *, transition_weight: float, tag_prior_weight: float,
                  bigram_prior_weight: float, user_dict_bonus: float, atomic_units: bool,
+                 user_dict_freq_scale: float = 0.0,
                  granularity: str = "fine", coarse_words: Optional[Callable[[], Iterable[str]]] = None,
                  normalizer: Optional[CharNormalizer] = None) -> None:
         self.cfg = cfg
@@ -123,6 +126,7 @@ class Decoder:
         self.tag_prior_weight = tag_prior_weight
         self.bigram_prior_weight = bigram_prior_weight
         self.user_dict_bonus = user_dict_bonus
+        self.user_dict_freq_scale = user_dict_freq_scale
         self.atomic_units = bool(atomic_units)
         self._user_dict = UserDictionary(normalizer=self._normalizer)
         self.granularity = granularity
@@ -239,7 +243,7 @@ class Decoder:
             constraints[inner] = 0
         user_dict = self.user_dict.snapshot() if user_dict is None else user_dict
         if len(user_dict):
-            words, bias = user_dict.gap_rules(arrays.codes, self.user_dict_bonus)
+            words, bias = user_dict.gap_rules(arrays.codes, self.user_dict_bonus, self.user_dict_freq_scale)
             # a dictionary word never cuts an atomic unit (a URL, a ZWJ emoji) open
             constraints = numpy.where((words >= 0) & ~forced & ~(inner & (words == 1)), words, constraints)
         return constraints, bias

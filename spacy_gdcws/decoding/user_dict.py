@@ -19,7 +19,8 @@ Modes (what a word of the dictionary does where it occurs in a text):
 
 A word cannot contain whitespace: whitespace is always a word boundary (so that
 `doc.text` never changes). Frequencies (jieba's files) are kept with the words
-(`freqs`); no mode uses them yet. Files in the formats users have:
+(`freqs`); a "prefer" word's bonus scales with its frequency where the decoder's
+`user_dict_freq_scale` is set (`word_tables.freq_weight`). Files in the formats users have:
 `decoding.dictionary_files`; the lookup tables: `decoding.word_tables`.
 """
 import re
@@ -234,15 +235,15 @@ class UserDictionary:
                                                       else table.edited(entries, keys))
         view = MappingProxyType(dict(self.splits)) if self._splits_changed else old.splits
         self._pending, self._splits_changed = {}, False
-        self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words))
+        self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words), self.freqs)
 
     def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
         """`Snapshot.matches` of the dictionary as it is now."""
         return self.snapshot().matches(codes, group)
 
-    def gap_rules(self, codes: numpy.ndarray, bonus: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def gap_rules(self, codes: numpy.ndarray, bonus: float, freq_scale: float = 0.0) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """`Snapshot.gap_rules` of the dictionary as it is now."""
-        return self.snapshot().gap_rules(codes, bonus)
+        return self.snapshot().gap_rules(codes, bonus, freq_scale)
 
     def combine(self, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
                 constraints: numpy.ndarray) -> numpy.ndarray:

@@ -11,6 +11,7 @@ Tables are immutable. An edit makes new ones for the lengths it touches and a ne
 `Snapshot` (sharing everything else); a decode reads one snapshot from start to end, so
 it sees the dictionary before an edit or after it, never half of it, and never waits.
 """
+import math
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 import numpy
@@ -101,14 +102,25 @@ class LengthTable:
         return starts, words
 
 
+def freq_weight(freq: Optional[int], scale: float) -> float:
+    """How much of the prefer bonus a word of frequency `freq` gets: 1 + scale * log10(freq),
+    never below 0; 1 for a word without a frequency (or of frequency 0 or 1). With scale 0.25,
+    a jieba word of frequency 1,000 gets 1.75 bonuses, one of 100,000 2.25."""
+    if not scale or not freq or freq <= 1:
+        return 1.0
+    return max(0.0, 1.0 + scale * math.log10(freq))
+
+
 class Snapshot:
     """The dictionary as a decode reads it: tables by group and length, and the splits."""
 
-    __slots__ = ("tables", "splits", "n_words")
+    __slots__ = ("tables", "splits", "n_words", "freqs")
 
     def __init__(self, tables: Dict[str, Dict[int, LengthTable]], splits: Mapping[str, Tuple[str, ...]],
-                 n_words: int) -> None:
+                 n_words: int, freqs: Optional[Mapping[str, int]] = None) -> None:
         self.tables, self.splits, self.n_words = tables, splits, n_words
+        # the words' frequencies, read live (an edit of a word's frequency alone is O(1))
+        self.freqs: Mapping[str, int] = freqs if freqs is not None else {}
 
     def __len__(self) -> int:
         return self.n_words
@@ -140,9 +152,10 @@ class Snapshot:
                 out.append((start, end, words[start]))
         return out
 
-    def gap_rules(self, codes: numpy.ndarray, bonus: float) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    def gap_rules(self, codes: numpy.ndarray, bonus: float, freq_scale: float = 0.0) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """Gap constraints (-1 free, 0 no boundary, 1 boundary: force and split words) and
-        boundary-logit bonuses (prefer words) of n tokens, each (n - 1,)."""
+        boundary-logit bonuses (prefer words) of n tokens, each (n - 1,). A prefer word's
+        bonus is `bonus * freq_weight(its frequency, freq_scale)`."""
         n = len(codes)
         constraints = numpy.full(max(n - 1, 0), -1, dtype=numpy.int64)
         bias = numpy.zeros(max(n - 1, 0), dtype=numpy.float64)
@@ -155,12 +168,13 @@ class Snapshot:
                 constraints[start - 1] = 1
             if end - 1 < n - 1:
                 constraints[end - 1] = 1
-        for start, end, _ in self.matches(codes, "prefer"):
-            bias[start : end - 1] -= bonus
+        for start, end, word in self.matches(codes, "prefer"):
+            word_bonus = bonus * freq_weight(self.freqs.get(word), freq_scale) if freq_scale else bonus
+            bias[start : end - 1] -= word_bonus
             if start > 0:
-                bias[start - 1] += bonus
+                bias[start - 1] += word_bonus
             if end - 1 < n - 1:
-                bias[end - 1] += bonus
+                bias[end - 1] += word_bonus
         return constraints, bias
 
     def combine(self, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,

@@ -70,6 +70,7 @@ DEFAULT_CONFIG = {
     "pseudo_chars": 0.0,
     "atomic_units": True,
     "user_dict_bonus": 3.0,
+    "user_dict_freq_scale": 0.0,
     "granularity": "fine",
     "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
 }
@@ -97,6 +98,7 @@ def make_segmenter(
     atomic_units: bool,
     user_dict_bonus: float,
     granularity: str = "fine",
+    user_dict_freq_scale: float = 0.0,
 ) -> GDSegmenter:
     """Create a Chinese word segmenter that merges character tokens into words.
 
@@ -144,6 +146,10 @@ def make_segmenter(
     user_dict_bonus (float): What a "prefer" word of the user dictionary
         (`add_words`) adds to the boundary logits at its edges (and subtracts
         inside it).
+    user_dict_freq_scale (float): How much a "prefer" word's frequency (a jieba
+        or HanLP file's, or `add_words({word: freq}, "prefer")`) scales that bonus:
+        `user_dict_bonus * (1 + scale * log10(freq))`, never below 0; words without
+        a frequency get the plain bonus. 0 = frequencies change nothing.
     granularity (str): "fine" = the model's own words (its training data's
         standard: UD's 电视/台); "coarse" = those words merged into the words of
         the general lexicon (the model's, else the shipped jieba words) wherever
@@ -156,4 +162,5 @@ def make_segmenter(
                        held_out_priors=held_out_priors, pseudo_words=pseudo_words, pseudo_chars=pseudo_chars,
                        transition_weight=transition_weight, tag_prior_weight=tag_prior_weight,
                        bigram_prior_weight=bigram_prior_weight, atomic_units=atomic_units,
-                       user_dict_bonus=user_dict_bonus, granularity=granularity)
+                       user_dict_bonus=user_dict_bonus, user_dict_freq_scale=user_dict_freq_scale,
+                       granularity=granularity)

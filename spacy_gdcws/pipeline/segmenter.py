@@ -16,6 +16,7 @@ from typing import (
     Iterable,
     Iterator,
     List,
+    Mapping,
     Optional,
     Sequence,
     Set,
@@ -97,6 +98,7 @@ class GDSegmenter(TrainablePipe):
     tag_prior_weight = _FromDecoder()
     bigram_prior_weight = _FromDecoder()
     user_dict_bonus = _FromDecoder()
+    user_dict_freq_scale = _FromDecoder()
     atomic_units = _FromDecoder()
     user_dict = _FromDecoder()
     granularity = _FromDecoder()
@@ -131,21 +133,19 @@ class GDSegmenter(TrainablePipe):
         self.general_words = set()
         self._check_tag_settings()
 
-    def add_words(self, words: Iterable[str], mode: str = "force") -> int:
-        """Add words to the user dictionary, all at once: "force" (one word,
-        never split or merged), "prefer" (favoured by `user_dict_bonus` logits)
-        or "combine" (merged where the model's boundaries allow it); see
-        `decoding.user_dict`. RETURNS (int): the number of words added."""
-        return self.decoder.user_dict.add(words, mode)
+    def add_words(self, words: Union[Iterable[str], Mapping[str, int]], mode: str = "force") -> int:
+        """Add words (or {word: frequency}) to the user dictionary at once: "force", "prefer"
+        or "combine" (`decoding.user_dict`). RETURNS (int): the number of words added."""
+        freqs = dict(words) if isinstance(words, Mapping) else None
+        return self.decoder.user_dict.add(list(words) if freqs else words, mode, freqs)
 
     def add_splits(self, splits: Dict[str, List[str]]) -> int:
         """Forced splits: `{"和服务": ["和", "服务"]}` cuts each occurrence into its parts."""
         return self.user_dict.add_splits(splits)
 
     def load_user_dict(self, path: Union[str, Path], mode: str = "force", encoding: Optional[str] = None) -> int:
-        """Load a dictionary file (one word a line; jieba's, HanLP's or pkuseg's format:
-        `decoding.dictionary_files`): words without a mode get `mode`; `encoding`: the
-        file's (None: UTF-8, or UTF-16 by its BOM). RETURNS (int): the number of entries."""
+        """Load a dictionary file (jieba's, HanLP's or pkuseg's format, `decoding.dictionary_files`;
+        `encoding` None: UTF-8, or UTF-16 by its BOM). RETURNS (int): the number of entries."""
         return load_user_dict(self.user_dict, path, mode, encoding)
 
     def remove_words(self, words: Iterable[str]) -> None:

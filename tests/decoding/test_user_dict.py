@@ -56,6 +56,38 @@ def test_prefer_moves_the_boundaries_only_as_far_as_the_bonus(nlp):
     assert "小米手机" not in words(nlp)
 
 
+def test_a_prefer_words_frequency_scales_its_bonus():
+    """#49: jieba's frequencies count. user_dict_freq_scale 0 changes nothing; above 0 a word's
+    bonus is bonus * (1 + scale * log10(freq)) at its edges and inside it."""
+    from spacy_gdcws.decoding.word_tables import freq_weight
+
+    codes = numpy.array([ord(c) for c in "我爱北京天安门"], dtype=numpy.int64)
+    user = UserDictionary()
+    user.add(["北京", "天安门"], "prefer", {"北京": 1000})
+    _, plain = user.gap_rules(codes, 2.0)
+    _, scaled = user.gap_rules(codes, 2.0, freq_scale=0.5)
+    assert plain.tolist() == [0.0, 2.0, -2.0, 4.0, -2.0, -2.0]  # 京|天: the edges of both words
+    assert scaled.tolist() == [0.0, 5.0, -5.0, 7.0, -2.0, -2.0]  # 北京: 2 * (1 + 0.5 * 3); 天安门: no frequency
+    user.add(["天安门"], "prefer", {"天安门": 10})  # a frequency edit is seen by the next decode
+    assert user.gap_rules(codes, 2.0, freq_scale=0.5)[1].tolist() == [0.0, 5.0, -5.0, 8.0, -3.0, -3.0]
+    assert freq_weight(None, 1.0) == freq_weight(1, 1.0) == freq_weight(10**6, 0.0) == 1.0
+    assert freq_weight(10**6, -1.0) == 0.0  # never a negative bonus
+
+
+def test_add_words_takes_frequencies_and_the_scale_is_a_checked_setting(nlp):
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.add_words({"小米手机": 500, "天猫精灵": 3}, mode="prefer") == 2
+    assert seg.user_dict.freqs == {"小米手机": 500, "天猫精灵": 3}
+    assert seg.user_dict_freq_scale == 0.0
+    seg.user_dict_freq_scale = 0.25
+    assert nlp.config["components"]["gdcws_segmenter"]["user_dict_freq_scale"] == 0.0  # a runtime setting
+    for bad in (-1.0, float("nan"), "x"):
+        with pytest.raises(ValueError, match="E030"):
+            seg.user_dict_freq_scale = bad
+    with pytest.raises(ValueError, match="E096"):
+        seg.add_words({"红米": -3}, mode="prefer")
+
+
 def test_dictionary_is_saved_with_the_pipeline(nlp, tmp_path):
     seg = nlp.get_pipe("gdcws_segmenter")
     seg.add_words(["小米手机"], mode="force")
