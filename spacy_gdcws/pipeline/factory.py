@@ -70,7 +70,8 @@ DEFAULT_CONFIG = {
     "pseudo_chars": 0.0,
     "atomic_units": True,
     "user_dict_bonus": 3.0,
-    "user_dict_freq_scale": 0.0,
+    # chosen on ZX dev (docs/user-dictionary.md, research/metrics/user_dict_freq_zx.json)
+    "user_dict_freq_scale": 2.0,
     "granularity": "fine",
     "scorer": {"@scorers": "spacy_gdcws.segmentation_scorer.v1"},
 }
@@ -98,7 +99,7 @@ def make_segmenter(
     atomic_units: bool,
     user_dict_bonus: float,
     granularity: str = "fine",
-    user_dict_freq_scale: float = 0.0,
+    user_dict_freq_scale: float = 2.0,
 ) -> GDSegmenter:
     """Create a Chinese word segmenter that merges character tokens into words.
 
@@ -149,7 +150,8 @@ def make_segmenter(
     user_dict_freq_scale (float): How much a "prefer" word's frequency (a jieba
         or HanLP file's, or `add_words({word: freq}, "prefer")`) scales that bonus:
         `user_dict_bonus * (1 + scale * log10(freq))`, never below 0; words without
-        a frequency get the plain bonus. 0 = frequencies change nothing.
+        a frequency get the plain bonus. 0 = frequencies change nothing; the
+        default, 2.0, was chosen on dev (docs/user-dictionary.md).
     granularity (str): "fine" = the model's own words (its training data's
         standard: UD's 电视/台); "coarse" = those words merged into the words of
         the general lexicon (the model's, else the shipped jieba words) wherever

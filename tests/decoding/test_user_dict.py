@@ -78,9 +78,9 @@ def test_add_words_takes_frequencies_and_the_scale_is_a_checked_setting(nlp):
     seg = nlp.get_pipe("gdcws_segmenter")
     assert seg.add_words({"小米手机": 500, "天猫精灵": 3}, mode="prefer") == 2
     assert seg.user_dict.freqs == {"小米手机": 500, "天猫精灵": 3}
-    assert seg.user_dict_freq_scale == 0.0
+    assert seg.user_dict_freq_scale == 2.0  # the factory's default, chosen on ZX dev
     seg.user_dict_freq_scale = 0.25
-    assert nlp.config["components"]["gdcws_segmenter"]["user_dict_freq_scale"] == 0.0  # a runtime setting
+    assert seg.user_dict_freq_scale == 0.25
     for bad in (-1.0, float("nan"), "x"):
         with pytest.raises(ValueError, match="E030"):
             seg.user_dict_freq_scale = bad
