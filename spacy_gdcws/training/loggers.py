@@ -1,5 +1,8 @@
-"""Training logger that records the learning curve (dev scores against steps and wall-clock time)."""
+"""Training logger that records the learning curve (dev scores against steps, wall-clock time and
+the training process's memory)."""
 import json
+import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -7,6 +10,16 @@ from typing import IO, Any, Callable, Dict, Optional, Tuple
 
 from spacy import Language
 from spacy.util import registry
+
+
+def rss_mb() -> Optional[float]:
+    """This process's resident set size in MB (Linux `/proc/self/statm`; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fileh:
+            pages = int(fileh.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return round(pages * os.sysconf("SC_PAGE_SIZE") / 2**20, 1)
 
 
 class LearningCurveWriter:
@@ -30,6 +43,9 @@ class LearningCurveWriter:
                 "score": info["score"],
                 "scores": {k: v for k, v in info["other_scores"].items() if isinstance(v, (int, float))},
                 "losses": info["losses"],
+                # the process's resident memory now and at its peak (MB), to see whether training grows
+                "rss_mb": rss_mb(),
+                "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             }
             self.file.write(json.dumps(record) + "\n")
             self.file.flush()

@@ -32,6 +32,9 @@ def test_spacy_train_cpu_config_on_sxu_2000_lines(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     records = [json.loads(line) for line in curve.read_text().splitlines()]
     best = max(r["scores"]["token_f"] for r in records)
+    # #50: the process's memory at each evaluation, to see whether training grows
+    assert all(r["peak_rss_mb"] > 50 and (r["rss_mb"] is None or 50 < r["rss_mb"] <= r["peak_rss_mb"] + 1)
+               for r in records)
     assert best >= 0.85, records[-1]
     meta = json.loads((tmp_path / "out" / "model-best" / "meta.json").read_text())
     assert meta["performance"]["token_f"] == pytest.approx(best, abs=1e-9)
