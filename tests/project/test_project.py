@@ -73,7 +73,7 @@ def test_project_workflow_all(tmp_path):
     assert pipe_names == ["segmenter", "tok2vec", "morphologizer", "parser"]
     assert all(pos and dep and 0 <= head < len(words) for pos, dep, head in analysis)
     assert [w for w, _, _ in words_only] == words and not any(pos or dep for _, pos, dep in words_only)
-    assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 6
+    assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 7
     assert "Model card" in notes and "no licence that satisfies every source" in notes  # #47: no "strictest"
     assert "jieba" in notes and "天安" in notes  # the lexicon's source; the card shows the model's own words
     assert performance["token_f"] == round(metrics["python"]["f"], 4)
