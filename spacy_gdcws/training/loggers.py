@@ -25,8 +25,10 @@ def rss_mb() -> Optional[float]:
 class LearningCurveWriter:
     """Append one JSON line per evaluation to `path`, then call the wrapped logger."""
 
-    def __init__(self, path: Path, log_step: Callable[[Optional[Dict[str, Any]]], None], finalize: Callable[[], None]) -> None:
+    def __init__(self, path: Path, log_step: Callable[[Optional[Dict[str, Any]]], None], finalize: Callable[[], None],
+                 nlp: Optional[Language] = None) -> None:
         self.path = path
+        self.nlp = nlp
         self.log_step_inner = log_step
         self.finalize_inner = finalize
         self.start = time.perf_counter()
@@ -46,6 +48,9 @@ class LearningCurveWriter:
                 # the process's resident memory now and at its peak (MB), to see whether training grows
                 "rss_mb": rss_mb(),
                 "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                # the shared vocab's lexemes and strings (what training docs add to it)
+                "lexemes": len(self.nlp.vocab) if self.nlp is not None else None,
+                "strings": len(self.nlp.vocab.strings) if self.nlp is not None else None,
             }
             self.file.write(json.dumps(record) + "\n")
             self.file.flush()
@@ -69,7 +74,7 @@ def learning_curve_logger_v2(path: str, console: bool = True, progress_bar: Opti
             log_step, finalize = console_logger(nlp, stdout, stderr)
         else:
             log_step, finalize = (lambda info: None), (lambda: None)
-        writer = LearningCurveWriter(Path(path), log_step, finalize)
+        writer = LearningCurveWriter(Path(path), log_step, finalize, nlp)
         return writer.log_step, writer.finalize
 
     return setup

@@ -75,6 +75,31 @@ def test_apply_replaces_words_and_keeps_the_layout():
     assert pseudo.apply(other, 0.999999) is other
 
 
+def test_pseudo_words_never_grow_the_pipelines_vocab(monkeypatch):
+    """#50: each pseudo-word is a new string; in the pipeline's vocab they piled up (~175,000
+    lexemes per 1,500 steps of the main job). The augmented references live in a scratch vocab,
+    replaced past SCRATCH_LEXEMES, so the pipeline's vocab stays as it is."""
+    from spacy_gdcws.training import augment
+
+    monkeypatch.setattr(augment, "SCRATCH_LEXEMES", 50)
+    nlp = spacy.blank("zh")
+    firsts = [chr(c) for c in range(0x4E00, 0x4E40)]
+    pseudo = PseudoWords(firsts, firsts[::-1], ["北京", "大学"])
+    eg = example(nlp, ["我", "爱", "北京", "大学"])
+    scratches = set()
+    for _ in range(100):  # the characters themselves join the pipeline's vocab (a bounded set)
+        pseudo.apply(eg, 0.999999)
+    before = len(nlp.vocab)
+    assert before <= 8 + len(firsts)
+    for _ in range(200):
+        new = pseudo.apply(eg, 0.999999)
+        assert new.reference.text == new.predicted.text and new.predicted.vocab is nlp.vocab
+        assert numpy.array_equal(gold_gaps(new)[0], gold_gaps(eg)[0])
+        scratches.add(id(new.reference.vocab))
+        assert len(new.reference.vocab) <= 50 + 4
+    assert len(nlp.vocab) == before and len(scratches) > 1
+
+
 def test_apply_replaces_single_characters_by_their_own_rate():
     nlp = spacy.blank("zh")
     # "我爱" is a replaceable pair too: a single character's spot is its own token
