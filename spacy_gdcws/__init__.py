@@ -22,6 +22,6 @@ else:
     from spacy_gdcws.ml import ensemble  # noqa: F401
     from spacy_gdcws.pipeline import factory, lexicons, subwords  # noqa: F401
     from spacy_gdcws.pipeline.segmenter import GDSegmenter
-    from spacy_gdcws.training import loggers, schedules  # noqa: F401
+    from spacy_gdcws.training import loggers, memory, schedules  # noqa: F401
 
 __all__ = ["__version__", "GDSegmenter"]

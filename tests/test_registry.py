@@ -48,7 +48,7 @@ def _registered() -> dict:
     groups = {"spacy_factories": registry.factories, "spacy_architectures": registry.architectures,
               "spacy_scorers": registry.scorers,
               "spacy_readers": registry.readers, "spacy_loggers": registry.loggers,
-              "spacy_tokenizers": registry.tokenizers, "spacy_misc": registry.misc,
+              "spacy_tokenizers": registry.tokenizers, "spacy_misc": registry.misc, "spacy_callbacks": registry.callbacks,
               "thinc_schedules": registry.schedules}
     out = {}
     for group, reg in groups.items():
