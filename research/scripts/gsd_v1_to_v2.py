@@ -17,16 +17,13 @@ from typing import Dict, List, Sequence, Tuple
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.relabel import TABLE_PATH, deprel_keys, relabel_gsd_v1, upos_keys
+from spacy_gdcws.readers.relabel import TABLE_PATH, relabel_gsd_v1, upos_keys, word_deprel_keys
 
 Pair = Tuple[Sentence, Sentence]
 
 
 def _keys(old: Sentence, i: int, what: str) -> List[str]:
-    if what == "upos":
-        return upos_keys(old.pos[i], old.words[i])
-    head = old.heads[i]
-    return deprel_keys(old.deps[i], old.pos[i], "ROOT" if head == i else old.pos[head], old.words[i])
+    return upos_keys(old.pos[i], old.words[i]) if what == "upos" else word_deprel_keys(old, i)
 
 
 def learn(pairs: Sequence[Pair], min_count: int) -> Dict[str, Dict[str, str]]:

@@ -137,6 +137,17 @@ class Snapshot:
             words[starts] = found
         return best, words
 
+    def occurrences(self, codes: numpy.ndarray, groups: Iterable[str]) -> List[Tuple[int, int, str]]:
+        """Every occurrence of the groups' words in `codes` (normalized code points, one per
+        character), overlaps included, as (start, end, word); unlike `matches`, no word
+        hides another."""
+        out: List[Tuple[int, int, str]] = []
+        for group in groups:
+            for size, table in self.tables.get(group, {}).items():
+                starts, found = table.find(codes)
+                out.extend((start, start + size, word) for start, word in zip(starts.tolist(), found.tolist()))
+        return out
+
     def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
         """Token spans [start, end) of the group's words in a doc, by forward maximum
         matching, with each word. codes: each token's code point

@@ -45,6 +45,13 @@ def deprel_keys(dep: str, pos: str, head_pos: str, form: str) -> List[str]:
     return [f"{dep}\t{pos}\t{head_pos}\t{form}", f"{dep}\t{pos}\t{head_pos}", f"{dep}\t{pos}", dep]
 
 
+def word_deprel_keys(sent: Sentence, i: int) -> List[str]:
+    """`deprel_keys` of word `i` of a sentence in its old annotation (its head's UPOS, "ROOT"
+    for the root)."""
+    head = sent.heads[i]  # type: ignore[index]
+    return deprel_keys(sent.deps[i], sent.pos[i], "ROOT" if head == i else sent.pos[head], sent.words[i])  # type: ignore[index]
+
+
 @lru_cache(maxsize=1)
 def load_table(path: Path = TABLE_PATH) -> Dict[str, Dict[str, str]]:
     """The shipped table: {"upos": {key: label}, "deprel": {key: label}}."""
@@ -73,14 +80,12 @@ def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
     table = table or load_table()
     if sent.pos is None:
         return sent
-    old_pos = sent.pos
-    pos = [_lookup(table["upos"], upos_keys(p, w), p) for p, w in zip(old_pos, sent.words)]
+    pos = [_lookup(table["upos"], upos_keys(p, w), p) for p, w in zip(sent.pos, sent.words)]
     deps = sent.deps
     if sent.heads is not None and sent.deps is not None:
         deps = [
-            _root_safe(_lookup(table["deprel"], deprel_keys(d, p, "ROOT" if h == i else old_pos[h], w),
-                               UD_V2_RENAMES.get(d, d)), d, h == i)
-            for i, (d, p, h, w) in enumerate(zip(sent.deps, old_pos, sent.heads, sent.words))
+            _root_safe(_lookup(table["deprel"], word_deprel_keys(sent, i), UD_V2_RENAMES.get(d, d)), d, h == i)
+            for i, (d, h) in enumerate(zip(sent.deps, sent.heads))
         ]
     return replace(sent, pos=pos, deps=deps)
 

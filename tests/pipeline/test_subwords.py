@@ -2,10 +2,11 @@
 import pickle
 
 import pytest
+import spacy
 from spacy.tokens import DocBin
 
 from spacy_gdcws.pipeline.lexicons import shipped_general_words
-from spacy_gdcws.pipeline.subwords import add_search, inner_words, search_words, subword_texts
+from spacy_gdcws.pipeline.subwords import add_search, inner_spans, search_words, subword_texts
 from tests.util import cli
 
 PRC = "中华人民共和国"
@@ -15,10 +16,28 @@ OURS = ["中华", "华人", "人民", "人民共和国", "共和", "共和国"]
 
 
 def test_inner_words_are_the_shorter_dictionary_words_inside():
-    vocabulary = {"中华", "华人", "人民", "共和", "共和国", "中华人民共和国", "民共"[::-1]}
-    found = [PRC[s:e] for s, e in inner_words(PRC, vocabulary)]
+    from spacy.tokens import Doc
+
+    from spacy_gdcws.data.normalize import get_normalizer
+    from spacy_gdcws.decoding.user_dict import UserDictionary
+
+    vocabulary = UserDictionary()
+    vocabulary.add(["中华", "华人", "人民", "共和", "共和国", "中华人民共和国", "民共"[::-1]], "combine")
+    nlp = spacy.blank("zh")
+
+    def inner_words(word):
+        doc = Doc(nlp.vocab, words=[word] if word else [], spaces=[False] if word else [])
+        return inner_spans(doc, [vocabulary], get_normalizer(""))
+
+    found = [PRC[s:e] for s, e in inner_words(PRC)]
     assert found == ["中华", "华人", "人民", "共和", "共和国"]  # by start, then length; not the word itself
-    assert inner_words("人民", vocabulary) == [] and inner_words("", vocabulary) == []
+    assert inner_words("人民") == [] and inner_words("") == []
+    # matched as the decoder matches: on normalized characters, a traditional entry finds simplified text
+    t2s = get_normalizer("t2s")
+    traditional = UserDictionary(normalizer=t2s)
+    traditional.add(["臺灣"], "combine")
+    doc = Doc(nlp.vocab, words=["台湾大学"], spaces=[False])
+    assert inner_spans(doc, [traditional], t2s) == [(0, 2)]
 
 
 def test_the_shipped_lexicon_gives_jiebas_search_words(trained_copy):
