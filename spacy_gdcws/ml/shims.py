@@ -34,6 +34,7 @@ from thinc.shims import PyTorchGradScaler, PyTorchShim
 from thinc.util import get_torch_default_device
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.ml.fused_adam import can_fuse, fused_adam_step
 
 
 class InPlacePyTorchShim(PyTorchShim):
@@ -95,8 +96,20 @@ class InPlacePyTorchShim(PyTorchShim):
         return outputs
 
     def finish_update(self, optimizer: Optimizer) -> None:
+        """One optimizer step over the module's parameters, in place. thinc's Adam
+        runs fused over all of them (`fused_adam.fused_adam_step`: the same update,
+        the same state in the optimizer); any other optimizer is called per parameter."""
         import torch
 
+        if can_fuse(optimizer):
+            if self._grad_scaler.found_inf:  # skip the step if a gradient overflowed
+                for torch_data in self._model.parameters():
+                    if torch_data.grad is not None:
+                        torch_data.grad.zero_()
+            else:
+                fused_adam_step(optimizer, [((self.id, name), p) for name, p in self._model.named_parameters()])
+            self._grad_scaler.update()
+            return
         for name, torch_data in self._model.named_parameters():
             if torch_data.grad is None:
                 continue

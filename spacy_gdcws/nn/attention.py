@@ -7,6 +7,7 @@ from torch import nn
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.nn.config import check_heads
+from spacy_gdcws.nn.dropout import Dropout
 
 DIRECTIONS = ("forward", "centre", "backward")
 
@@ -87,7 +88,7 @@ class GaussianDirectionalAttention(nn.Module):
         self.d_head = width // n_heads
         self.qkv = nn.Linear(width, 3 * width)
         self.out = nn.Linear(width, width)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, gauss: Optional[torch.Tensor]) -> torch.Tensor:
         """x (B, T, d); mask: bool (B, 1, T, T) from `attention_mask`;

@@ -4,6 +4,7 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.dropout import Dropout
 from spacy_gdcws.nn.encoded import Encoded
 
 
@@ -24,7 +25,7 @@ class BiLSTMEncoder(nn.Module):
         self.width = width
         self.lstm = nn.LSTM(width, width // 2, num_layers=depth, bidirectional=True, batch_first=True,
                             dropout=dropout if depth > 1 else 0.0)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
 
     def forward(self, emb: torch.Tensor, mask: torch.Tensor) -> Encoded:
         lengths = mask.sum(1).clamp(min=1).cpu()

@@ -7,6 +7,7 @@ from torch import nn
 from torch.nn import functional
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.dropout import Dropout
 
 
 def sinusoidal_positions(length: int, width: int, device: torch.device) -> torch.Tensor:
@@ -70,7 +71,7 @@ class CharEmbedding(nn.Module):
             # rows are set by `set_vectors` (and by loading: `_load_from_state_dict` resizes)
             self.register_buffer("vectors", torch.zeros(0, vectors_width))
             self.vectors_proj = nn.Linear(vectors_width, width)
-        self.embed_dropout = nn.Dropout(dropout)
+        self.embed_dropout = Dropout(dropout)
         # featurization settings read by the thinc model (see `spacy_gdcws.ml`)
         self.features: Dict[str, Any] = {}
         # prediction's fused table (`_fused_table`): built from the weights on first use, not saved

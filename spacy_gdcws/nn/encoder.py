@@ -5,6 +5,7 @@ import torch
 from torch import nn
 
 from spacy_gdcws.nn.attention import GaussianDirectionalAttention
+from spacy_gdcws.nn.dropout import Dropout
 
 
 class EncoderLayer(nn.Module):
@@ -33,10 +34,10 @@ class EncoderLayer(nn.Module):
         self.ffn: Optional[nn.Module] = None
         if d_ff > 0:
             self.ffn = nn.Sequential(
-                nn.Linear(width, d_ff), nn.ReLU(), nn.Dropout(dropout), nn.Linear(d_ff, width)
+                nn.Linear(width, d_ff), nn.ReLU(), Dropout(dropout), nn.Linear(d_ff, width)
             )
             self.norm2 = nn.LayerNorm(width)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, gauss: Any) -> torch.Tensor:
         """gauss: what the attention adds to its logits (GD: the (T, T) Gaussian or None)."""

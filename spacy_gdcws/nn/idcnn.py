@@ -5,6 +5,7 @@ import torch
 from torch import nn
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.dropout import Dropout
 from spacy_gdcws.nn.encoded import Encoded
 
 
@@ -41,7 +42,7 @@ class IteratedDilatedCNN(nn.Module):
         self.block = nn.ModuleList(
             nn.Conv1d(width, width, kernel, dilation=d, padding=d * (kernel // 2)) for d in self.dilations
         )
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.readout = nn.LayerNorm(width)
 
     @property

@@ -3,6 +3,7 @@ import torch
 from torch import nn
 
 from spacy_gdcws.nn.config import check_widths
+from spacy_gdcws.nn.dropout import Dropout
 from spacy_gdcws.nn.encoded import Encoded
 
 
@@ -19,7 +20,7 @@ class TransformerHead(nn.Module):
         self.hidden_width = hidden_width
         self.width = width
         self.proj = nn.Linear(hidden_width, width)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.head = head
 
     @property

@@ -130,27 +130,14 @@ def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray],
     return loss, d_host
 
 
-def _pad(scores: Sequence[numpy.ndarray], gap_values: Sequence[numpy.ndarray]) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-    """Padded potentials (B, T, 4, 4), gap constraints (B, T - 1) and lengths (B,),
-    scattered from the concatenated docs in one assignment each."""
-    lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
-    length = int(lengths.max())
-    rows, cols = ragged_positions(lengths)
-    psi = numpy.zeros((len(scores), length, N_TAGS, N_TAGS), dtype=numpy.float32)
-    flat = numpy.concatenate([numpy.asarray(s)[:, :TAG_COLUMNS] for s in scores])
-    psi[rows, cols] = flat.reshape(-1, N_TAGS, N_TAGS)
-    gaps = numpy.full((len(scores), length), -1, dtype=numpy.int64)
-    inside = cols < lengths[rows] - 1  # a doc's gaps: after each of its tokens but the last
-    gaps[rows[inside], cols[inside]] = numpy.concatenate(list(gap_values))
-    return psi, gaps[:, : max(length - 1, 0)], lengths
-
-
 def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], mask: Sequence[numpy.ndarray],
              forced: Sequence[numpy.ndarray], normalizer: float) -> Tuple[float, List[numpy.ndarray]]:
     """Negative log-likelihood of the gold gaps, summed over docs and divided by `normalizer`.
 
     The likelihood of the gold gaps is the sum over the tag sequences that agree
     with them (gaps without a gold label are free): log Z(forced) - log Z(gold, forced).
+    The docs are laid end to end (`nn.crf.packed_log_partition`); a doc whose
+    gaps are all fixed has one gold tag sequence, whose score is log Z(gold).
 
     scores: one (n, >= 16) array per doc. labels, mask: the gold gaps
         (`segmenter.gold_gaps`). forced: gaps next to whitespace.
@@ -159,23 +146,66 @@ def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], m
     """
     import torch
 
-    from spacy_gdcws.nn.crf import allowed_steps, log_partition
+    from spacy_gdcws.nn.crf import packed_allowed_steps, packed_log_partition, packed_path_score
 
     free = [numpy.where(f, 1, -1) for f in forced]
     gold = [numpy.where(f, 1, numpy.where(m, lab > 0.5, -1)) for f, lab, m in zip(forced, labels, mask)]
-    psi_np, free_gaps, lengths = _pad(scores, free)
-    _, gold_gaps, _ = _pad(scores, gold)
-    psi = torch.from_numpy(psi_np).requires_grad_(True)
-    length = psi_np.shape[1]
+    lengths = numpy.fromiter((len(s) for s in scores), dtype=numpy.int64, count=len(scores))
+    starts = numpy.cumsum(lengths) - lengths
+    first = numpy.zeros(int(lengths.sum()), dtype=bool)
+    first[starts] = True
+    flat = numpy.concatenate([numpy.asarray(s, dtype=numpy.float32)[:, :TAG_COLUMNS] for s in scores])
+    psi = torch.from_numpy(flat.reshape(-1, N_TAGS, N_TAGS)).requires_grad_(True)
+    first_t = torch.from_numpy(first)
     lengths_t = torch.from_numpy(lengths)
-    log_z = log_partition(psi, allowed_steps(torch.from_numpy(free_gaps), length), lengths_t)
-    log_z_gold = log_partition(psi, allowed_steps(torch.from_numpy(gold_gaps), length), lengths_t)
+    log_z = packed_log_partition(psi, packed_allowed_steps(_gaps_before(free, first), first_t), lengths_t)
+    fixed = numpy.fromiter((not (g < 0).any() for g in gold), dtype=bool, count=len(gold))
+    log_z_gold = psi.new_zeros(len(scores))
+    if fixed.any():
+        doc_of_token = numpy.repeat(numpy.arange(len(scores)), lengths)
+        keep = fixed[doc_of_token]
+        tags = numpy.where(keep, _gold_tags(gold, first), 0)
+        path = packed_path_score(psi, torch.from_numpy(tags), first_t, torch.from_numpy(doc_of_token), len(scores))
+        log_z_gold = torch.where(torch.from_numpy(fixed), path, log_z_gold)
+    if not fixed.all():
+        # docs with free gaps: the gold partition over those docs' tokens alone
+        docs = numpy.flatnonzero(~fixed)
+        rows, cols = ragged_positions(lengths[docs])
+        tokens = torch.from_numpy(starts[docs][rows] + cols)
+        sub_first = cols == 0
+        allowed = packed_allowed_steps(_gaps_before([gold[i] for i in docs], sub_first), torch.from_numpy(sub_first))
+        sub = packed_log_partition(psi[tokens], allowed, torch.from_numpy(lengths[docs]))
+        log_z_gold = log_z_gold.index_put((torch.from_numpy(docs),), sub)
     loss = (log_z - log_z_gold).sum() / normalizer
     loss.backward()
-    grad = psi.grad.numpy().reshape(len(scores), length, TAG_COLUMNS)
+    grad = psi.grad.numpy().reshape(-1, TAG_COLUMNS)
     d_scores = []
-    for i, s in enumerate(scores):
+    for s, o, n in zip(scores, starts.tolist(), lengths.tolist()):
         d = numpy.zeros(numpy.asarray(s).shape, dtype=numpy.float32)
-        d[:, :TAG_COLUMNS] = grad[i, : len(s)]
+        d[:, :TAG_COLUMNS] = grad[o : o + n]
         d_scores.append(d)
     return float(loss.detach()), d_scores
+
+
+def _gaps_before(gaps: Sequence[numpy.ndarray], first: numpy.ndarray):
+    """The constraint on the gap before each token of docs laid end to end (-1 for a
+    doc's first token), from each doc's (n - 1,) gap constraints; as a LongTensor."""
+    import torch
+
+    out = numpy.full(len(first), -1, dtype=numpy.int64)
+    if len(gaps):
+        out[~first] = numpy.concatenate(list(gaps))
+    return torch.from_numpy(out)
+
+
+def _gold_tags(gold: Sequence[numpy.ndarray], first: numpy.ndarray) -> numpy.ndarray:
+    """BMES tag ids of docs laid end to end from their gap labels (free gaps read as
+    no boundary: their docs' tags are not used)."""
+    gaps = numpy.concatenate(list(gold)) > 0 if len(gold) else numpy.zeros(0, dtype=bool)
+    before = numpy.ones(len(first), dtype=numpy.int64)
+    before[~first] = gaps
+    last = numpy.roll(first, -1)
+    after = numpy.ones(len(first), dtype=numpy.int64)
+    after[~last] = gaps
+    # (before, after): (1, 0) B, (0, 0) M, (0, 1) E, (1, 1) S
+    return numpy.array([[1, 2], [0, 3]])[before, after]

@@ -156,3 +156,54 @@ def test_packed_viterbi_equals_viterbi_tags(kind, dtype):
         for row, (start, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
             assert got[start : start + n - 1].tolist() == want[row, : n - 1].tolist()
             assert not got[start + n - 1 : start + n].any()  # the separator's gap
+
+
+def _packed(psi, gaps, lengths):
+    """Rows of a padded batch laid end to end: (N, 4, 4) potentials, gap-before constraints, first flags."""
+    from spacy_gdcws.nn.crf import packed_allowed_steps
+
+    flat, before, first = [], [], []
+    for i, n in enumerate(lengths.tolist()):
+        flat.append(psi[i, :n])
+        before.extend([-1] + gaps[i, : n - 1].tolist())
+        first.extend([True] + [False] * (n - 1))
+    first_t = torch.tensor(first)
+    return torch.cat(flat), packed_allowed_steps(torch.tensor(before), first_t), first_t
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 16])
+def test_packed_log_partition_equals_padded(chunk):
+    """Docs laid end to end without padding, reduced in chunks of any size, give
+    each doc's `log_partition` and the same gradient (lengths 1 to 40: zero, one
+    and several chunks)."""
+    from spacy_gdcws.nn.crf import packed_log_partition
+
+    rng = numpy.random.default_rng(chunk)
+    lengths = torch.tensor([1, 2, 17, 40, 5, 16])
+    length = int(lengths.max())
+    psi = torch.from_numpy(rng.normal(0, 3, (len(lengths), length, 4, 4)).astype("f")).requires_grad_(True)
+    gaps = torch.from_numpy(rng.integers(-1, 2, (len(lengths), length - 1)))
+    want = log_partition(psi, allowed_steps(gaps, length), lengths)
+    want.sum().backward()
+    flat = torch.cat([psi.detach()[i, :n] for i, n in enumerate(lengths.tolist())]).requires_grad_(True)
+    _, allowed, _ = _packed(psi.detach(), gaps, lengths)
+    got = packed_log_partition(flat, allowed, lengths, chunk=chunk)
+    got.sum().backward()
+    assert torch.allclose(got, want, atol=1e-3)
+    want_grad = torch.cat([psi.grad[i, :n] for i, n in enumerate(lengths.tolist())])
+    assert torch.allclose(flat.grad, want_grad, atol=1e-5)
+
+
+def test_packed_path_score_is_the_partition_of_fixed_gaps():
+    """With every gap fixed one tag sequence is left: its summed potentials are log Z."""
+    from spacy_gdcws.nn.crf import packed_log_partition, packed_path_score
+
+    rng = numpy.random.default_rng(5)
+    lengths = torch.tensor([1, 6, 3])
+    gaps = torch.from_numpy(rng.integers(0, 2, (3, 5)))
+    psi = torch.from_numpy(rng.normal(0, 2, (3, 6, 4, 4)).astype("f"))
+    flat, allowed, first = _packed(psi, gaps, lengths)
+    tags = torch.cat([boundaries_to_tags(gaps[i : i + 1, : n - 1])[0] for i, n in enumerate(lengths.tolist())])
+    doc_of_token = torch.repeat_interleave(torch.arange(3), lengths)
+    path = packed_path_score(flat, tags, first, doc_of_token, 3)
+    assert torch.allclose(path, packed_log_partition(flat, allowed, lengths), atol=1e-4)

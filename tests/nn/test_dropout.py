@@ -1,0 +1,35 @@
+"""`nn.dropout.Dropout`: torch's dropout distribution with a uniform-draw mask on the CPU."""
+import pytest
+import torch
+
+from spacy_gdcws.nn.dropout import Dropout
+
+
+def test_training_keeps_each_element_with_probability_one_minus_p_and_rescales():
+    torch.manual_seed(0)
+    layer = Dropout(0.3).train()
+    x = torch.ones(200_000)
+    y = layer(x)
+    kept = y != 0
+    assert float(kept.float().mean()) == pytest.approx(0.7, abs=0.005)
+    assert torch.allclose(y[kept], torch.full_like(y[kept], 1 / 0.7))
+
+
+def test_gradient_flows_through_kept_elements_only():
+    torch.manual_seed(1)
+    x = torch.randn(1000, requires_grad=True)
+    y = Dropout(0.5).train()(x)
+    y.sum().backward()
+    assert torch.equal(x.grad != 0, y != 0)
+
+
+def test_eval_and_zero_rate_are_the_identity_and_nothing_is_saved():
+    x = torch.randn(10)
+    assert Dropout(0.4).eval()(x) is x
+    assert Dropout(0.0).train()(x) is x
+    assert Dropout(0.4).state_dict() == {}
+
+
+def test_rate_checked():
+    with pytest.raises(ValueError):
+        Dropout(1.0)
