@@ -179,6 +179,28 @@ class BatchArrays:
                                                                   self.starts)
         return out
 
+    def token_texts(self, k: int) -> List[str]:
+        """Doc k's token texts, sliced from the batch's text (no `Token` objects)."""
+        start, n = int(self.starts[k]), int(self.lengths[k])
+        idx = self.arrays.idx[start : start + n].tolist()
+        ends = (self.arrays.idx[start : start + n] + self.arrays.length[start : start + n]).tolist()
+        text = self.arrays.text
+        return [text[a:b] for a, b in zip(idx, ends)]
+
+    @cached_property
+    def texts(self) -> List[str]:
+        """Each doc's text (`doc.text`), sliced from the batch's text."""
+        out = []
+        arrays = self.arrays
+        for start, n in zip(self.starts.tolist(), self.lengths.tolist()):
+            if not n:
+                out.append("")
+                continue
+            last = start + n - 1
+            end = int(arrays.idx[last] + arrays.length[last]) + int(arrays.trailing[last])
+            out.append(arrays.text[int(arrays.idx[start]) : end])
+        return out
+
     @cached_property
     def separators(self) -> numpy.ndarray:
         """Bool (N,): the flat tokens that stand between docs."""

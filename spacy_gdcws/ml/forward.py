@@ -129,11 +129,12 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         return [], lambda d_outputs: docs
     # the docs laid end to end, a line-break token between neighbours (`doc_arrays.BatchArrays`)
     normalizer = node_normalizer(model)
-    laid = DocBatch.of(docs).arrays.normalized(normalizer)
+    raw = DocBatch.of(docs).arrays
+    laid = raw.normalized(normalizer)
     tokens = laid.arrays
     real = ~laid.separators
     max_len = model.attrs["lexicon_max_len"]
-    folds = doc_folds(model, docs) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
+    folds = doc_folds(model, docs, raw.texts) if is_train else numpy.full(len(docs), -1, dtype=numpy.int64)
     classes = None if vocab is None else char_classes_from_codes(tokens.first, tokens.is_space)
     keys = flat_ngram_keys(tokens.orth, tokens.breaks, use_bigrams, classes, laid.starts, laid.lengths, real)
     feats = doc_features(
@@ -149,8 +150,8 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
             # leave-one-out needs each word's counts in the doc's text: by string
             holdout = model.attrs[LEXICON_COUNTS_ATTR]
             width = 2 * (max_len - 1)
-            per_doc = [lexicon_features([normalizer.text(t.text) for t in doc], lexicon, max_len, holdout, int(fold))
-                       for doc, fold in zip(docs, folds)]
+            per_doc = [lexicon_features(laid.token_texts(k), lexicon, max_len, holdout, int(fold))
+                       for k, fold in enumerate(folds.tolist())]
             feats.lexicon = numpy.concatenate(interleaved(per_doc, numpy.zeros((1, width), dtype=numpy.float32)))
         else:
             # the separators' code matches no word, so no word spans two docs

@@ -3,7 +3,7 @@ saved with the model: the training words and their counts (dictionary
 features), the blocks of block leave-out, the n-gram vocabulary (serialized
 through thinc's `serialize_attr`), the output kind and the vectors' rows."""
 from itertools import islice
-from typing import Any, Iterable, List, Sequence
+from typing import Any, Iterable, List, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc
@@ -14,6 +14,7 @@ from spacy_gdcws.data.features import (
     LexiconIndex,
     NgramVocab,
     ngram_keys,
+    SOURCE_TEXT_KEY,
     source_text,
 )
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
@@ -124,12 +125,16 @@ def model_normalizer(model: Model) -> CharNormalizer:
     return get_normalizer("")
 
 
-def doc_folds(model: Model, docs: Sequence[Doc]) -> numpy.ndarray:
-    """Each doc's training block for block leave-out (-1: none, or no blocks)."""
+def doc_folds(model: Model, docs: Sequence[Doc], texts: Optional[Sequence[str]] = None) -> numpy.ndarray:
+    """Each doc's training block for block leave-out (-1: none, or no blocks).
+    `texts`: the docs' texts if already read (else `doc.text`)."""
     folds = model.attrs.get(HOLDOUT_FOLDS_ATTR)
     if folds is None:
         return numpy.full(len(docs), -1, dtype=numpy.int64)
-    return numpy.asarray([folds.fold(source_text(doc)) for doc in docs], dtype=numpy.int64)
+    if texts is None:
+        return numpy.asarray([folds.fold(source_text(doc)) for doc in docs], dtype=numpy.int64)
+    return numpy.asarray([folds.fold(doc.user_data.get(SOURCE_TEXT_KEY, text)) for doc, text in zip(docs, texts)],
+                         dtype=numpy.int64)
 
 
 

@@ -1,20 +1,26 @@
 """The segmenter's losses against gold words: binary cross-entropy of each gap,
 the gap chain's CRF (gap logits plus the weighted decoding priors), and a BMES
 CRF tagger's likelihood (with BCE on its auxiliary HiRED gap logits)."""
+import re
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy
+from spacy.attrs import LENGTH, ORTH, SPACY
 from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.types import Floats2d
 
 from spacy_gdcws.data.bmes import N_TAGS, TAG_COLUMNS
+from spacy_gdcws.data.doc_arrays import doc_text
 from spacy_gdcws.data.ragged import ragged_positions
 from spacy_gdcws.decoding.chain import chain_marginals
 from spacy_gdcws.decoding.crf import aux_gap_scores
 from spacy_gdcws.decoding.decoder import Decoder
 
 LOSSES = ("bce", "crf")
+_WHITESPACE = re.compile(r"\s")
+# an example's gold gaps: float32 labels and a bool mask per gap of its predicted doc
+Gold = Tuple[numpy.ndarray, numpy.ndarray]
 
 
 def gold_gaps(eg: Example) -> Tuple[numpy.ndarray, numpy.ndarray]:
@@ -30,6 +36,9 @@ def gold_gaps(eg: Example) -> Tuple[numpy.ndarray, numpy.ndarray]:
     n = len(eg.predicted)
     if n < 2:
         return numpy.zeros((0,), dtype="f"), numpy.zeros((0,), dtype=bool)
+    same = _same_text_gaps(eg.predicted, eg.reference)
+    if same is not None:
+        return same
     x2y = eg.alignment.x2y
     lengths = numpy.asarray(x2y.lengths)
     data = numpy.asarray(x2y.data)
@@ -40,6 +49,24 @@ def gold_gaps(eg: Example) -> Tuple[numpy.ndarray, numpy.ndarray]:
     mask = one[:-1] & one[1:]
     labels = (word[:-1] != word[1:]).astype("f")
     return labels, mask
+
+
+def _same_text_gaps(predicted: Doc, reference: Doc) -> Optional[Tuple[numpy.ndarray, numpy.ndarray]]:
+    """`gold_gaps` read off the token arrays, for the common case: one-character
+    tokens over the reference's exact text, without whitespace (every token then
+    aligns to the one word that holds its character, as spaCy's alignment says);
+    None otherwise (the caller aligns)."""
+    x = predicted.to_array([ORTH, LENGTH, SPACY])
+    y = reference.to_array([ORTH, LENGTH, SPACY])
+    if (x[:, 1] != 1).any() or x[:, 2].any() or y[:, 2].any() or int(y[:, 1].sum()) != len(x):
+        return None
+    text = doc_text(predicted, x[:, 0], x[:, 2].astype(bool))
+    if _WHITESPACE.search(text) or len(text.lower()) != len(text):
+        return None
+    if text != doc_text(reference, y[:, 0], y[:, 2].astype(bool)):
+        return None
+    word = numpy.repeat(numpy.arange(len(y)), y[:, 1].astype(numpy.int64))
+    return (word[:-1] != word[1:]).astype("f"), numpy.ones(len(x) - 1, dtype=bool)
 
 
 def bce(s: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, n_gold: int) -> Tuple[float, numpy.ndarray]:
@@ -60,22 +87,22 @@ def no_prior(doc: Doc) -> None:
     return None
 
 
-def gap_loss(examples: List[Example], scores: Sequence[Floats2d], forced: Sequence[numpy.ndarray], decoder: Decoder,
-             kind: str, held_out: HeldOut) -> Tuple[float, List[numpy.ndarray]]:
+def gap_loss(docs: Sequence[Doc], golds: Sequence[Gold], scores: Sequence[Floats2d], forced: Sequence[numpy.ndarray],
+             decoder: Decoder, kind: str, held_out: HeldOut) -> Tuple[float, List[numpy.ndarray]]:
     """BCE over the gold gaps, summed over the score columns (main + HiRED) and
     averaged over the gaps with a gold label; with `kind = "crf"` the final
     scorer's column is scored by the gap chain's CRF instead (`chain_loss`).
     `forced`: each predicted doc's gaps next to whitespace (`DocBatch.forced`).
-    `held_out(doc)`: the tag prior without the doc's block, or None."""
-    golds = [gold_gaps(eg) for eg in examples]
+    `held_out(doc)`: the tag prior without the doc's block, or None.
+    `docs`: the predicted docs the scores are of; `golds`: their gaps (`gold_gaps`)."""
     n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
     loss = 0.0
     d_scores = []
-    for eg, (labels, mask), doc_scores, doc_forced in zip(examples, golds, scores, forced):
+    for doc, (labels, mask), doc_scores, doc_forced in zip(docs, golds, scores, forced):
         s = numpy.asarray(doc_scores, dtype="f")
         if kind == "crf" and len(s):
             # the final scorer's column by the CRF, the others (HiRED) by BCE
-            crf, d_final = chain_loss(eg, s[:, 0], labels, mask, doc_forced, decoder, held_out(eg.predicted))
+            crf, d_final = chain_loss(doc, s[:, 0], labels, mask, doc_forced, decoder, held_out(doc))
             rest, d_rest = bce(s[:, 1:], labels, mask, n_gold)
             loss += crf / n_gold + rest
             d_doc = numpy.concatenate([(d_final / n_gold)[:, None], d_rest], axis=1)
@@ -86,13 +113,12 @@ def gap_loss(examples: List[Example], scores: Sequence[Floats2d], forced: Sequen
     return loss, d_scores
 
 
-def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray,
+def chain_loss(doc: Doc, logits: numpy.ndarray, labels: numpy.ndarray, mask: numpy.ndarray, forced: numpy.ndarray,
                decoder: Decoder, held_out: Optional[Tuple[dict, numpy.ndarray]]) -> Tuple[float, numpy.ndarray]:
     """Negative log-likelihood of the gold gaps under the linear-chain model
     that decoding maximises (`chain.chain_marginals`): gap logits plus the
     weighted priors. Gaps without a gold label are summed over; gaps next to
     whitespace (`forced`) are boundaries. RETURNS the loss and its gradient per gap."""
-    doc = eg.predicted
     logits = logits - decoder.threshold_logit
     free = numpy.where(forced, 1, -1)
     gold = numpy.where(mask, labels > 0.5, free).astype(numpy.int64)
@@ -102,16 +128,16 @@ def chain_loss(eg: Example, logits: numpy.ndarray, labels: numpy.ndarray, mask: 
     return log_z - log_z_gold, p_free - p_gold
 
 
-def tagger_loss(examples: List[Example], scores: Sequence[numpy.ndarray],
+def tagger_loss(golds: Sequence[Gold], scores: Sequence[numpy.ndarray],
                 forced: Sequence[numpy.ndarray]) -> Tuple[float, List[numpy.ndarray]]:
     """The BMES CRF's negative log-likelihood of the gold gaps (`crf_loss`),
     plus binary cross-entropy on the encoder's auxiliary gap logits (HiRED).
-    `scores`: host arrays; `forced`: each predicted doc's gaps next to whitespace."""
-    golds = [gold_gaps(eg) for eg in examples]
+    `golds`: each doc's gaps (`gold_gaps`); `scores`: host arrays; `forced`: each
+    predicted doc's gaps next to whitespace."""
     n_gold = max(sum(int(mask.sum()) for _, mask in golds), 1)
     host = [numpy.asarray(s, dtype="f") for s in scores]
     d_host = [numpy.zeros_like(s) for s in host]
-    index = [i for i, eg in enumerate(examples) if len(eg.predicted) >= 2]
+    index = [i for i, s in enumerate(host) if len(s) >= 2]
     loss = 0.0
     if index:
         loss, d_crf = crf_loss([host[i] for i in index], [golds[i][0] for i in index],

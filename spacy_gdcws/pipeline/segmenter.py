@@ -60,7 +60,7 @@ from spacy_gdcws.pipeline.counts import (
     has_known_spaces,
 )
 from spacy_gdcws.pipeline.lexicons import lexicon_words, shipped_general_words
-from spacy_gdcws.pipeline.loss import LOSSES, gap_loss, no_prior, tagger_loss
+from spacy_gdcws.pipeline.loss import LOSSES, Gold, gap_loss, gold_gaps, no_prior, tagger_loss
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
 
@@ -270,15 +270,15 @@ class GDSegmenter(TrainablePipe):
         BMES CRF's for a tagger, otherwise BCE per gap (or the gap chain's CRF
         for the final scorer with `loss = "crf"`)."""
         examples = list(examples)
-        return self._loss(examples, DocBatch(eg.predicted for eg in examples), scores)
+        return self._loss([gold_gaps(eg) for eg in examples], DocBatch(eg.predicted for eg in examples), scores)
 
-    def _loss(self, examples: List[Example], batch: DocBatch, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
-        """`get_loss`, with the batch of the examples' predicted docs the model read."""
+    def _loss(self, golds: List[Gold], batch: DocBatch, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        """`get_loss`, with the gold gaps and the batch of predicted docs the model read."""
         forced = [batch.forced(i) for i in range(len(batch))]
         if self.scores_tags:
-            loss, d_scores = tagger_loss(examples, [self.model.ops.to_numpy(s) for s in scores], forced)
+            loss, d_scores = tagger_loss(golds, [self.model.ops.to_numpy(s) for s in scores], forced)
         else:
-            loss, d_scores = gap_loss(examples, scores, forced, self.decoder, self.loss,
+            loss, d_scores = gap_loss(batch, golds, scores, forced, self.decoder, self.loss,
                                       self._held_out_priors or no_prior)
         return loss, [self.model.ops.asarray2f(d) for d in d_scores]
 
@@ -293,11 +293,14 @@ class GDSegmenter(TrainablePipe):
             return losses
         validate_examples(examples, "GDSegmenter.update")
         serialize.check_not_quantized(self)
+        # pseudo-words keep every token: the gold gaps of an example hold for its respelled doc
+        golds = [gold_gaps(eg) for eg in examples]
         if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
-            examples = [self._pseudo.apply(eg, self.pseudo_words, self.pseudo_chars) for eg in examples]
-        batch = DocBatch(eg.predicted for eg in examples)
+            batch = DocBatch(self._pseudo.respelled(eg, self.pseudo_words, self.pseudo_chars) for eg in examples)
+        else:
+            batch = DocBatch(eg.predicted for eg in examples)
         scores, backprop = self.model.begin_update(batch)
-        loss, d_scores = self._loss(examples, batch, scores)
+        loss, d_scores = self._loss(golds, batch, scores)
         backprop(d_scores)
         if sgd is not None:
             self.finish_update(sgd)

@@ -25,16 +25,14 @@ reach the vocabulary, the dictionary features or the decoding counts, which
 from typing import Iterable, List, Mapping, Optional
 
 import numpy
+from spacy.attrs import IDX, LENGTH, ORTH, SPACY
+from spacy.strings import get_string_id
 from spacy.tokens import Doc
 from spacy.training import Example
 from spacy.vocab import Vocab
 
-from spacy_gdcws.data.features import (
-    HAN_CLASS,
-    SOURCE_TEXT_KEY,
-    char_class,
-    source_text,
-)
+from spacy_gdcws.data.doc_arrays import doc_text
+from spacy_gdcws.data.features import HAN_CLASS, SOURCE_TEXT_KEY, char_class
 
 # the words that may be replaced: two Han characters, at most this frequent in training
 MAX_WORD_COUNT = 5
@@ -63,7 +61,7 @@ class PseudoWords:
     `replaceable_chars` the single-character Han words with at most
     `MAX_WORD_COUNT` occurrences."""
 
-    __slots__ = ("firsts", "seconds", "replaceable", "chars", "replaceable_chars", "_scratch")
+    __slots__ = ("firsts", "seconds", "replaceable", "chars", "replaceable_chars", "_scratch", "_orths", "_char_orths")
 
     def __init__(
         self,
@@ -80,6 +78,9 @@ class PseudoWords:
         # nothing to draw from: nothing to replace
         self.replaceable_chars = frozenset(replaceable_chars) if len(self.chars) else frozenset()
         self._scratch: Optional[Vocab] = None
+        # the replaceable words' ORTH ids (spaCy's string hashes), sorted: matched against a doc's ORTH array
+        self._orths = _sorted_orths(self.replaceable)
+        self._char_orths = _sorted_orths(self.replaceable_chars)
 
     def scratch_vocab(self) -> Vocab:
         """Where the augmented reference docs keep their words. A pseudo-word is a new
@@ -114,41 +115,73 @@ class PseudoWords:
         """n pseudo-characters."""
         return list(self.chars[numpy.random.randint(len(self.chars), size=n)])
 
+    def respelled(self, eg: Example, rate: float, char_rate: float = 0.0) -> Doc:
+        """The example's predicted doc with each replaceable two-character word of
+        its reference replaced by a pseudo-word with probability `rate`, and each
+        replaceable single-character word by a pseudo-character with probability
+        `char_rate` (the predicted doc itself if none is). The new doc keeps the
+        text's length and every token, so the example's gold gaps hold for it
+        (what training uses: no reference is rebuilt); it records the original
+        text (`SOURCE_TEXT_KEY`), so block leave-out still finds the doc's
+        training block. The words are found on the reference's ORTH array (no
+        `Token` objects)."""
+        return self._respelled(eg, rate, char_rate)[0]
+
     def apply(self, eg: Example, rate: float, char_rate: float = 0.0) -> Example:
-        """The example with each replaceable two-character word of its
-        reference replaced by a pseudo-word with probability `rate`, and each
-        replaceable single-character word by a pseudo-character with
-        probability `char_rate` (the example itself if none is). The new docs
-        keep the text's length and every token boundary; the predicted doc
-        records the original text (`SOURCE_TEXT_KEY`), so block leave-out
-        still finds the doc's training block."""
-        spots = []  # (start, length, probability)
-        for t in eg.reference:
-            if rate > 0.0 and t.text in self.replaceable:
-                spots.append((t.idx, 2, rate))
-            elif char_rate > 0.0 and t.text in self.replaceable_chars:
-                spots.append((t.idx, 1, char_rate))
-        if not spots:
+        """`respelled` as an example: the new predicted doc with the reference
+        respelled alike (in the scratch vocab), or the example itself if no word
+        is replaced. The same draws as `respelled`."""
+        predicted, text, arrays = self._respelled(eg, rate, char_rate)
+        if predicted is eg.predicted:
             return eg
-        chosen = [spot for spot, u in zip(spots, numpy.random.random_sample(len(spots))) if u < spot[2]]
-        if not chosen:
-            return eg
-        pairs = [start for start, length, _ in chosen if length == 2]
-        singles = [start for start, length, _ in chosen if length == 1]
-        chars = list(eg.reference.text)
+        return Example(predicted, _respell(eg.reference, text, self.scratch_vocab(), arrays))
+
+    def _respelled(self, eg: Example, rate: float, char_rate: float):
+        reference = eg.reference
+        orth = reference.to_array(ORTH)
+        pair = _member(orth, self._orths) if rate > 0.0 else numpy.zeros(len(orth), dtype=bool)
+        single = _member(orth, self._char_orths) & ~pair if char_rate > 0.0 else numpy.zeros(len(orth), dtype=bool)
+        spot = numpy.flatnonzero(pair | single)
+        if not len(spot):
+            return eg.predicted, None, None
+        # one draw per spot, in token order, against its word's rate
+        chosen = spot[numpy.random.random_sample(len(spot)) < numpy.where(pair[spot], rate, char_rate)]
+        if not len(chosen):
+            return eg.predicted, None, None
+        arrays = reference.to_array([IDX, LENGTH, SPACY])
+        starts = arrays[:, 0].astype(numpy.int64)
+        pairs = starts[chosen[pair[chosen]]].tolist()
+        singles = starts[chosen[~pair[chosen]]].tolist()
+        text = doc_text(reference, orth, arrays[:, 2].astype(bool))
+        chars = list(text)
         for start, word in zip(pairs, self.draw(len(pairs))):
             chars[start : start + 2] = word
         if singles:
             for start, char in zip(singles, self.draw_chars(len(singles))):
                 chars[start] = char
-        text = "".join(chars)
-        predicted = _respell(eg.predicted, text)
-        predicted.user_data[SOURCE_TEXT_KEY] = source_text(eg.predicted)
-        return Example(predicted, _respell(eg.reference, text, self.scratch_vocab()))
+        new_text = "".join(chars)
+        predicted = _respell(eg.predicted, new_text)
+        predicted.user_data[SOURCE_TEXT_KEY] = eg.predicted.user_data.get(SOURCE_TEXT_KEY, text)
+        return predicted, new_text, arrays
 
 
-def _respell(doc: Doc, text: str, vocab: Optional[Vocab] = None) -> Doc:
+def _sorted_orths(words: Iterable[str]) -> numpy.ndarray:
+    return numpy.unique(numpy.fromiter((get_string_id(w) for w in words), dtype=numpy.uint64))
+
+
+def _member(orth: numpy.ndarray, sorted_orths: numpy.ndarray) -> numpy.ndarray:
+    """Which of `orth` are in `sorted_orths` (bool, one binary search per token)."""
+    if not len(sorted_orths) or not len(orth):
+        return numpy.zeros(len(orth), dtype=bool)
+    at = numpy.minimum(numpy.searchsorted(sorted_orths, orth), len(sorted_orths) - 1)
+    return sorted_orths[at] == orth
+
+
+def _respell(doc: Doc, text: str, vocab: Optional[Vocab] = None, arrays: Optional[numpy.ndarray] = None) -> Doc:
     """A doc with the same tokens and spaces as `doc` over a text of the same length (in
-    `vocab`, default the doc's)."""
-    words = [text[t.idx : t.idx + len(t)] for t in doc]
-    return Doc(vocab if vocab is not None else doc.vocab, words=words, spaces=[bool(t.whitespace_) for t in doc])
+    `vocab`, default the doc's); `arrays`: the doc's IDX, LENGTH and SPACY columns, if read."""
+    if arrays is None:
+        arrays = doc.to_array([IDX, LENGTH, SPACY])
+    ends = (arrays[:, 0] + arrays[:, 1]).tolist()
+    words = [text[a:b] for a, b in zip(arrays[:, 0].tolist(), ends)]
+    return Doc(vocab if vocab is not None else doc.vocab, words=words, spaces=arrays[:, 2].astype(bool).tolist())

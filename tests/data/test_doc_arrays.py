@@ -156,3 +156,19 @@ def test_a_doc_batch_reads_the_tokens_of_other_docs():
     assert laid.arrays.length.tolist() == [1, 1, 1, 2, 1, 1, 1, 1, 1, 1]
     with pytest.raises(ValueError, match="E014"):
         check_char_tokens([nlp.make_doc("你好"), merged])
+
+
+def test_batch_texts_and_token_texts_are_the_docs():
+    """`BatchArrays.texts` and `token_texts` slice the batch's text as `doc.text`
+    and the tokens' texts read (plain docs, spaces, an empty doc)."""
+    import spacy
+    from spacy.tokens import Doc
+
+    from spacy_gdcws.data.doc_arrays import DocBatch
+
+    nlp = spacy.blank("zh")
+    docs = [Doc(nlp.vocab, words=["中", "国", " ", "人"], spaces=[False, True, False, False]),
+            Doc(nlp.vocab, words=[], spaces=[]), Doc(nlp.vocab, words=["好", "的"], spaces=[False, True])]
+    laid = DocBatch(docs).arrays
+    assert laid.texts == [doc.text for doc in docs]
+    assert [laid.token_texts(k) for k in range(3)] == [[t.text for t in doc] for doc in docs]

@@ -115,3 +115,23 @@ def test_loss_is_stable_for_extreme_scores():
     assert numpy.isfinite(loss) and loss == pytest.approx((1000 + 1000 + numpy.log(2)) / 3, rel=1e-4)
     assert grad[0].tolist() == pytest.approx([0.0, 1 / 3])
     assert grad[2].tolist() == pytest.approx([0.0, 0.5 / 3])
+
+
+def test_gold_gaps_read_off_arrays_agree_with_spacys_alignment(sxu_sentences, monkeypatch):
+    """The array path (one-character tokens over the same text, no whitespace) gives
+    what spaCy's alignment gives, and steps aside for anything else."""
+    from spacy_gdcws.pipeline import loss
+
+    nlp = spacy.blank("zh")
+    examples = make_examples(nlp, sxu_sentences[:60])
+    ref = spacy.tokens.Doc(nlp.vocab, words=["中国", "人民"], spaces=[True, False])
+    examples.append(Example(nlp.make_doc("中国 人民"), ref))  # whitespace: aligned by spaCy
+    examples.append(Example(nlp.make_doc("中国人民"), spacy.tokens.Doc(nlp.vocab, words=["中国", "人"])))
+    fast = [loss._same_text_gaps(eg.predicted, eg.reference) for eg in examples[:-2]]
+    assert all(f is not None for f in fast)
+    assert loss._same_text_gaps(examples[-2].predicted, examples[-2].reference) is None
+    assert loss._same_text_gaps(examples[-1].predicted, examples[-1].reference) is None
+    monkeypatch.setattr(loss, "_same_text_gaps", lambda x, y: None)
+    for eg, (labels, mask) in zip(examples, fast):
+        want_labels, want_mask = gold_gaps(eg)
+        assert labels.tolist() == want_labels.tolist() and mask.tolist() == want_mask.tolist()

@@ -148,9 +148,9 @@ def test_segmenter_trains_with_pseudo_words(sxu_sentences):
     seen = []
     original = seg._loss
 
-    def spy(egs, batch, scores):
-        seen.extend(eg.predicted.text for eg in egs)
-        return original(egs, batch, scores)
+    def spy(golds, batch, scores):
+        seen.extend(doc.text for doc in batch)
+        return original(golds, batch, scores)
 
     seg._loss = spy
     numpy.random.seed(1)
@@ -174,3 +174,21 @@ def test_segmenter_trains_with_pseudo_words(sxu_sentences):
 def test_pseudo_shares_are_checked(setting, value):
     with pytest.raises(ValueError, match=setting):
         spacy.blank("zh").add_pipe("gdcws_segmenter", config={"model": SMALL_MODEL, setting: value})
+
+
+def test_respelled_is_apply_s_predicted_doc_with_the_same_draws(sxu_sentences):
+    """`respelled` (what training uses) gives `apply`'s predicted doc from the same
+    draws, keeping every token; the example's gold gaps hold for it."""
+    nlp = spacy.blank("zh")
+    examples = make_examples(nlp, sxu_sentences[:40])
+    counts = Counter(t.text for eg in examples for t in eg.reference if not t.is_space)
+    pseudo = PseudoWords.from_counts(counts)
+    numpy.random.seed(4)
+    applied = [pseudo.apply(eg, 0.9, 0.9) for eg in examples]
+    numpy.random.seed(4)
+    docs = [pseudo.respelled(eg, 0.9, 0.9) for eg in examples]
+    assert any(doc is not eg.predicted for doc, eg in zip(docs, examples))
+    for doc, new, eg in zip(docs, applied, examples):
+        assert [t.text_with_ws for t in doc] == [t.text_with_ws for t in new.predicted]
+        assert len(doc) == len(eg.predicted)
+        assert numpy.array_equal(gold_gaps(new)[0], gold_gaps(eg)[0])
