@@ -13,12 +13,14 @@ from spacy_gdcws.data.bmes import TAG_COLUMNS
 from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.features import (
     NgramVocab,
+    Placement,
     batch_windows,
     char_classes_from_codes,
     doc_features,
     featurize,
     flat_ngram_keys,
     lexicon_features,
+    pack_windows,
     plan_windows,
 )
 from spacy_gdcws.data.normalize import check_spec, get_normalizer
@@ -35,6 +37,7 @@ from spacy_gdcws.ml.state import (
     NORMALIZE_ATTR,
     NORMALIZER_ATTR,
     OUTPUT_ATTR,
+    PACK_GAP_ATTR,
     doc_folds,
     lexicon_index,
     node_normalizer,
@@ -81,6 +84,8 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
         raise ValueError(Errors.E041)
     torch_layer = wrap_torch(net, convert_inputs, mixed_precision)
     kind = net.kind
+    # several windows to a row where the encoder's reach allows it (`features.pack_windows`)
+    pack_gap = 0 if getattr(net.embed, "positions", False) else int(getattr(net.encoder, "pack_gap", 0) or 0)
     n_aux = int(getattr(net.encoder, "has_aux", False))
     n_scores = 1 + n_aux if kind == "gaps" else TAG_COLUMNS + n_aux
     return Model(
@@ -93,6 +98,7 @@ def wrap_segmentation_net(net: Any, *, window: int, batch_chars: int, mixed_prec
             # "gaps" or "tags", and the columns of each row
             OUTPUT_ATTR: kind,
             "n_scores": n_scores,
+            PACK_GAP_ATTR: pack_gap,
             **{key: value for key, value in features.items() if key != "ngram_vocab"},
             # the dictionary itself (a frozenset, set by the segmenter from its
             # training words; not serialized here: the segmenter saves words.txt)
@@ -174,10 +180,14 @@ def forward(model: Model[List[Doc], List[Floats2d]], docs: List[Doc], is_train: 
         flat = numpy.full((n_tokens, n_scores), FORCED_BOUNDARY_LOGIT, dtype="f")
     windows = plan_windows(tokens.breaks, feats.offsets, feats.lengths, model.attrs["window"])
     callbacks = []
+    # training packs several windows into a row (same outputs, less padding); prediction keeps a row each
+    gap = model.attrs.get(PACK_GAP_ATTR, 0) if is_train else 0
     for rows in batch_windows(windows, model.attrs["batch_chars"]):
         batch = windows.take(rows)
-        Y, backprop = torch_layer(featurize(batch, feats, use_bigrams), is_train)
-        row, column, position = batch.kept(tags)
+        placement = pack_windows(batch, gap) if gap else Placement.single(batch)
+        Y, backprop = torch_layer(featurize(batch, feats, use_bigrams, placement), is_train)
+        window, column, position = batch.kept(tags)
+        row, column = placement.row[window], placement.offset[window] + column
         flat[position] = Y[row, column]
         callbacks.append((Y.shape, (row, column, position), backprop))
     sizes = feats.lengths if tags else numpy.maximum(feats.lengths - 1, 0)

@@ -44,6 +44,8 @@ NORMALIZER_ATTR = "normalizer"
 ENSEMBLE_ATTR = "ensemble"
 # what the model's arrays hold: "gaps" (gap logits) or "tags" (CRF potentials)
 OUTPUT_ATTR = "output"
+# padding positions between two windows packed into one row in training (0: a row each; `features.pack_windows`)
+PACK_GAP_ATTR = "pack_gap"
 
 
 def _saved_as_bytes(cls: Any) -> None:

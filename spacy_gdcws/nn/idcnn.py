@@ -46,6 +46,13 @@ class IteratedDilatedCNN(nn.Module):
         self.readout = nn.LayerNorm(width)
 
     @property
+    def pack_gap(self) -> int:
+        """Positions one convolution reads to either side: windows packed into a row
+        with this much padding between them (zeroed after every convolution) are
+        encoded as if alone (`data.features.pack_windows`)."""
+        return max(self.dilations) * (self.kernel // 2)
+
+    @property
     def receptive_field(self) -> int:
         """Characters that one output position sees (itself included)."""
         half = self.kernel // 2

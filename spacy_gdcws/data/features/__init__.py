@@ -10,11 +10,13 @@ plan (and so the same segmentation) is produced on CPU and GPU.
 """
 from spacy_gdcws.data.features.batch import (  # noqa: F401
     BatchFeatures,
+    Placement,
     Window,
     Windows,
     batch_windows,
     doc_features,
     featurize,
+    pack_windows,
     plan_windows,
     windows_for_unit,
 )

@@ -203,25 +203,81 @@ def batch_windows(windows: Windows, max_padded: int) -> List[numpy.ndarray]:
     return batches
 
 
-def featurize(windows: Windows, feats: BatchFeatures, use_bigrams: bool
+@dataclass
+class Placement:
+    """Where each window of a batch lies in the padded arrays: row and first column.
+
+    One window per row (`Placement.single`), or several windows per row with at
+    least `gap` padding positions between neighbours (`pack_windows`).
+    """
+
+    row: numpy.ndarray
+    offset: numpy.ndarray
+    n_rows: int
+    length: int
+
+    @classmethod
+    def single(cls, windows: Windows) -> "Placement":
+        n = len(windows.start)
+        return cls(numpy.arange(n), numpy.zeros(n, dtype=numpy.int64), n, int(windows.length.max()))
+
+
+def pack_windows(windows: Windows, gap: int) -> Placement:
+    """Lay the windows into rows as long as the longest one, several to a row with
+    `gap` padding positions between neighbours (first fit, longest first).
+
+    For an encoder whose layers each read at most `gap` positions to either side
+    and that zeroes padding after every layer (`nn.idcnn`), a window's outputs are
+    the same packed as alone in a row: no position reads across a gap. A batch of
+    short docs then costs its characters, not its longest doc times its docs.
+    """
+    lengths = windows.length
+    length = int(lengths.max())
+    order = numpy.argsort(-lengths, kind="stable")
+    row = numpy.zeros(len(lengths), dtype=numpy.int64)
+    offset = numpy.zeros(len(lengths), dtype=numpy.int64)
+    fill = numpy.zeros(len(lengths), dtype=numpy.int64)  # next free column of each row opened so far
+    n_rows = 0
+    for w, size in zip(order.tolist(), lengths[order].tolist()):
+        start = fill[:n_rows] + gap
+        fits = numpy.flatnonzero(start + size <= length)
+        if len(fits):
+            r = int(fits[0])
+            offset[w] = start[r]
+        else:
+            r = n_rows
+            n_rows += 1
+            offset[w] = 0
+        row[w] = r
+        fill[r] = offset[w] + size
+    return Placement(row, offset, n_rows, length)
+
+
+def featurize(windows: Windows, feats: BatchFeatures, use_bigrams: bool, placement: Optional[Placement] = None
               ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]:
     """Padded arrays for one batch of windows, gathered from the batch's flat features.
 
+    placement (Optional[Placement]): where each window goes (default: a row each).
     RETURNS: chars (B, T, seeds) int64, bigrams (B, T + 1, seeds) int64 (empty
         without bigrams), mask (B, T) bool, lexicon (B, T, F) float32 (empty
         without lexicon features), vectors (B, T) int64 rows of the pretrained
         vectors, -1 = none (empty without vectors). Padding is 0 (-1 for vectors).
     """
     lengths = windows.length
-    length = int(lengths.max())
-    mask = numpy.arange(length)[None, :] < lengths[:, None]
+    if placement is None:
+        placement = Placement.single(windows)
+    length = placement.length
     # padding positions read the extra row of `BatchFeatures.padded` (zeros; -1 for vectors)
-    pos = numpy.where(mask, windows.start[:, None] + numpy.arange(length)[None, :], len(feats.chars))
+    pos = numpy.full((placement.n_rows, length), len(feats.chars), dtype=numpy.int64)
+    window, within = ragged_positions(lengths)
+    pos[placement.row[window], placement.offset[window] + within] = windows.start[window] + within
+    mask = pos < len(feats.chars)
     chars = numpy.take(feats.padded("chars"), pos, axis=0)
     if use_bigrams:
-        bigrams = numpy.zeros((len(lengths), length + 1, feats.chars.shape[1]), dtype=numpy.int64)
+        bigrams = numpy.zeros((placement.n_rows, length + 1, feats.chars.shape[1]), dtype=numpy.int64)
         bigrams[:, :length] = numpy.take(feats.padded("left"), pos, axis=0)
-        bigrams[numpy.arange(len(lengths)), lengths] = feats.right[windows.end - 1]
+        # a window's last bigram (c[-1], EOS) lies on the padding after it
+        bigrams[placement.row, placement.offset + lengths] = feats.right[windows.end - 1]
     else:
         bigrams = numpy.zeros((0,), dtype=numpy.int64)
     if feats.lexicon is not None:
