@@ -130,3 +130,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E108 = "The granularity 'coarse' of '{name}' merges words into a general lexicon's, but it has none: give it one (`{name}.general_words = words`) or use 'fine'."
     E109 = "Unknown relabelling {name!r}; expected one of {options}"
     E110 = "{path}: not an `evaluate-ud` report with UPOS, UAS and LAS from raw text (predicted_segmentation); run `evaluate-ud` first."
+    E111 = "{path}: no count of the segmenter's updates (cfg 'updates'): give `spacy_gdcws.resumed.v1` the steps the run made (`steps = N`) instead of `model`."
+    E112 = "Dropout rate {rate} is out of range: it must be at least 0 and below 1."

@@ -15,8 +15,8 @@ characters each, consecutive training docs, as `nlp.update` gets them from
 two at once, so that a machine that slows down or speeds up does so for all of
 them. Reported per pair: characters per second of `nlp.update` (forward, loss,
 backward, optimizer step) over the rounds after `--warmup`, median and total;
-the share of the update spent outside torch (the update's time less the torch
-module's forward and autograd's backward, over the update's time); and with
+the update's time by part (`StepClock`: the torch module's forward, autograd's
+backward, the optimizer step, and the rest, which is outside torch); and with
 `--dev`, the dev set's token F at the last step (the optimizer's averaged
 weights, as `spacy train` evaluates). With `--compare`, the ratio new/old per
 config.
@@ -62,25 +62,35 @@ def batches(docs, batch_chars: int):
     return out
 
 
-class TorchClock:
-    """Seconds spent in the torch module's forward (thinc's PyTorchShim) and in
-    autograd's backward, summed since `reset`."""
+class StepClock:
+    """Seconds of an update spent in the torch module's forward (thinc's
+    `PyTorchShim.begin_update`), in autograd's backward (the model's and the
+    loss's) and in the optimizer step (the segmenter's shim's `finish_update`:
+    thinc's numpy Adam per parameter before #50, torch's fused kernel after)."""
+
+    PARTS = ("forward", "backward", "optimizer")
 
     def __init__(self) -> None:
         import torch.autograd
         from thinc.shims import PyTorchShim
 
-        self.seconds = 0.0
-        for owner, attr in ((PyTorchShim, "begin_update"), (torch.autograd, "backward")):
-            setattr(owner, attr, self._timed(getattr(owner, attr)))
+        from spacy_gdcws.ml.shims import InPlacePyTorchShim
 
-    def _timed(self, fn):
+        self.seconds = dict.fromkeys(self.PARTS, 0.0)
+        for part, owner, attr in (("forward", PyTorchShim, "begin_update"), ("backward", torch.autograd, "backward"),
+                                  ("optimizer", InPlacePyTorchShim, "finish_update")):
+            setattr(owner, attr, self._timed(part, getattr(owner, attr)))
+
+    def reset(self) -> None:
+        self.seconds = dict.fromkeys(self.PARTS, 0.0)
+
+    def _timed(self, part, fn):
         def timed(*args, **kwargs):
             start = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
-                self.seconds += time.perf_counter() - start
+                self.seconds[part] += time.perf_counter() - start
 
         return timed
 
@@ -99,7 +109,7 @@ def worker(args) -> None:
     docs = list(DocBin().from_disk(args.train).get_docs(vocab_nlp.vocab))[: args.docs]
     groups = batches(docs, args.batch_chars)
     nlp, optimizer = build(args.config, docs, args.docs, root)
-    clock = TorchClock()
+    clock = StepClock()
     step = 0
     print(json.dumps({"ready": True, "module": sys.modules["spacy_gdcws"].__file__}), flush=True)
     for line in sys.stdin:
@@ -107,14 +117,14 @@ def worker(args) -> None:
         if command == "step":
             batch = groups[step % len(groups)]
             examples = [Example(nlp.make_doc(d.text), d) for d in batch]
-            clock.seconds = 0.0
+            clock.reset()
             start = time.perf_counter()
             nlp.update(examples, sgd=optimizer)
             elapsed = time.perf_counter() - start
             optimizer.step_schedules()
             step += 1
-            print(json.dumps({"seconds": elapsed, "chars": sum(len(d.text) for d in batch),
-                              "torch_seconds": clock.seconds}), flush=True)
+            print(json.dumps({"seconds": elapsed, "chars": sum(len(d.text) for d in batch), **clock.seconds}),
+                  flush=True)
         elif command == "eval":
             dev = list(DocBin().from_disk(args.dev).get_docs(nlp.vocab))
             examples = [Example(nlp.make_doc(d.text), d) for d in dev]
@@ -146,7 +156,7 @@ def start(label: str, config: str, code_root: Path, args) -> dict:
                             cwd=str(code_root))
     hello = json.loads(proc.stdout.readline())
     return {"label": label, "config": config, "proc": proc, "module": hello["module"], "times": [], "chars": [],
-            "torch": []}
+            **{part: [] for part in StepClock.PARTS}}
 
 
 def ask(pair: dict, command: str) -> dict:
@@ -176,6 +186,9 @@ def main() -> None:
         return
     import torch
 
+    # the workers run in the code's folder: paths absolute
+    args.train = args.train.resolve()
+    args.dev = args.dev.resolve() if args.dev else None
     with tempfile.TemporaryDirectory() as tmp:
         codes = [("new", ROOT)]
         if args.compare:
@@ -187,7 +200,8 @@ def main() -> None:
                 if r >= args.warmup:
                     pair["times"].append(answer["seconds"])
                     pair["chars"].append(answer["chars"])
-                    pair["torch"].append(answer["torch_seconds"])
+                    for part in StepClock.PARTS:
+                        pair[part].append(answer[part])
         dev = {id(pair): ask(pair, "eval") for pair in pairs} if args.dev else {}
         for pair in pairs:
             ask_quit = pair["proc"]
@@ -201,7 +215,9 @@ def main() -> None:
         results[key] = {
             "chars_per_second_median": round(statistics.median(c / t for c, t in zip(pair["chars"], pair["times"]))),
             "chars_per_second": round(sum(pair["chars"]) / update),
-            "outside_torch_share": round(1.0 - sum(pair["torch"]) / update, 3),
+            # the update's time by part; "other": the data path, the loss, spaCy's example copies
+            "shares": {**{part: round(sum(pair[part]) / update, 3) for part in StepClock.PARTS},
+                       "other": round(1.0 - sum(sum(pair[part]) for part in StepClock.PARTS) / update, 3)},
             "code": pair["module"],
         }
         if id(pair) in dev:
@@ -228,7 +244,8 @@ def main() -> None:
         speeds = {name: r["chars_per_second"] for name, r in results.items()}
         report["ratios"] = {f"{a}/{b}": round(speeds[a] / speeds[b], 3) for a in speeds for b in speeds if a != b}
     for name, r in results.items():
-        print(f"{name:16} {r['chars_per_second']:>8,} chars/s  outside torch {r['outside_torch_share']:.0%}"
+        shares = "  ".join(f"{part} {share:.0%}" for part, share in r["shares"].items())
+        print(f"{name:16} {r['chars_per_second']:>8,} chars/s  {shares}"
               + (f"  dev F {r['dev_token_f']:.4f}" if "dev_token_f" in r else ""), file=sys.stderr)
     text = json.dumps(report, indent=2) + "\n"
     if args.output:

@@ -35,7 +35,13 @@ run() {  # NAME CONFIG STEPS [spacy train overrides]: one run in the background
   python3 research/scripts/gpu_train.py sxu --config "$config" --name "$name" --steps "$steps" \
     --minutes "$MINUTES" --eval-every 250 --gpu-id 0 --out $W/results --work $W/train "$@" > $W/results/$name.out 2>&1 &
 }
-run gpu_h200 gpu "$GD_STEPS"
+# GD_FROM=path/to/model-last (carried from an earlier loan's results): the GD run continues that run
+# for GD_STEPS more steps, its schedule resumed (gpu_train.py --continue-from; docs/configs.md)
+if [ -n "${GD_FROM:-}" ]; then
+  run gpu_h200 gpu "$GD_STEPS" --continue-from "$GD_FROM" --total-steps "${GD_TOTAL:-20000}"
+else
+  run gpu_h200 gpu "$GD_STEPS"
+fi
 run idcnn300_h200 idcnn "$CNN_STEPS" --components.segmenter.model.embed.width 300 \
   --components.segmenter.model.encoder.width 300 --components.segmenter.model.scorer.width 300
 run bilstm256_h200 bilstm "$LSTM_STEPS" --components.segmenter.model.embed.width 256 \

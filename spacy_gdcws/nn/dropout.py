@@ -10,6 +10,8 @@ fused dropout kernel is used as it is.
 import torch
 from torch import nn
 
+from spacy_gdcws.errors import Errors
+
 
 class Dropout(nn.Module):
     """`torch.nn.Dropout(p)` with the same distribution (each element kept with
@@ -23,7 +25,7 @@ class Dropout(nn.Module):
     def __init__(self, p: float = 0.5) -> None:
         super().__init__()
         if not 0.0 <= p < 1.0:
-            raise ValueError(f"dropout probability has to be in [0, 1), but got {p}")
+            raise ValueError(Errors.E112.format(rate=p))
         self.p = float(p)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -63,6 +63,7 @@ from spacy_gdcws.pipeline.lexicons import lexicon_words, shipped_general_words
 from spacy_gdcws.pipeline.loss import LOSSES, Gold, gap_loss, gold_gaps, no_prior, tagger_loss
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
+from spacy_gdcws.training.resume import UPDATES_KEY
 
 
 def _coarse_words(segmenter: "GDSegmenter") -> Set[str]:
@@ -302,10 +303,17 @@ class GDSegmenter(TrainablePipe):
         scores, backprop = self.model.begin_update(batch)
         loss, d_scores = self._loss(golds, batch, scores)
         backprop(d_scores)
-        if sgd is not None:
+        if sgd not in (None, False):
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
+
+    def finish_update(self, sgd: Optimizer) -> None:
+        """One optimizer step (`spacy train` calls it after `update(sgd=False)`), counted
+        in cfg (`updates`, saved): a run that continues from this pipeline resumes its
+        learning-rate schedule there (`spacy_gdcws.resumed.v1`)."""
+        super().finish_update(sgd)
+        self.cfg[UPDATES_KEY] = int(self.cfg.get(UPDATES_KEY, 0)) + 1
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
                    user_dict: Optional[Union[str, Path]] = None, user_dict_mode: str = "force",
@@ -338,9 +346,29 @@ class GDSegmenter(TrainablePipe):
         if not data.texts:
             raise ValueError(Errors.E019)
         self.train_words = set(data.counts)
+        self._store_decoding_counts(data.decoding)
+        self._set_training_state(data)
+        self.cfg[UPDATES_KEY] = 0
+        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
+        set_model_vectors(self.model, self.vocab)
+        self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
+
+    def continue_training(self, get_examples: Callable[[], Iterable[Example]]) -> None:
+        """Make a saved segmenter ready to train further (a sourced `model-last`):
+        rebuild from the training examples what training needs and a saved pipeline
+        does not keep (`spacy_gdcws.continue_training.v1` calls this). Its weights,
+        words, n-gram vocabulary and priors stay as saved."""
+        validate_get_examples(get_examples, "GDSegmenter.continue_training")
+        data = TrainingData(get_examples, model_normalizer(self.model))
+        if not data.texts:
+            raise ValueError(Errors.E019)
+        self._set_training_state(data)
+
+    def _set_training_state(self, data: TrainingData) -> None:
+        """The training-only state: pseudo-words' sources, block leave-out, held-out
+        priors and the words' counts for leave-one-out."""
         augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
         self._pseudo = PseudoWords.from_counts(data.counts) if augment else None
-        self._store_decoding_counts(data.decoding)
         blocks = data.blocks(self.model.attrs.get("holdout_folds", 0))
         self._held_out_priors = None
         if blocks is not None:
@@ -349,9 +377,6 @@ class GDSegmenter(TrainablePipe):
                 self._held_out_priors = HeldOutPriors(blocks)
         if LEXICON_COUNTS_ATTR in self.model.attrs:
             self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, blocks.local if blocks else {})
-        record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
-        set_model_vectors(self.model, self.vocab)
-        self.model.initialize(X=[eg.predicted for eg in islice(get_examples(), 10)])
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with

@@ -31,5 +31,5 @@ def test_eval_and_zero_rate_are_the_identity_and_nothing_is_saved():
 
 
 def test_rate_checked():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="E112"):
         Dropout(1.0)
