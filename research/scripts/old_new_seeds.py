@@ -42,6 +42,7 @@ def train(code: Path, config: str, corpus: Path, seed: int, steps: int, output: 
                "--output", str(output), "--paths.train", str(corpus / "train.spacy"),
                "--paths.dev", str(corpus / "dev.spacy"), "--paths.curve", str(output / "curve.jsonl"),
                "--system.seed", str(seed), "--training.max_steps", str(steps)]
+    output.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with (output.parent / f"{output.name}.log").open("w") as log:
         subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=str(code))
@@ -65,6 +66,7 @@ def main() -> None:
     parser.add_argument("--corpus", default="sxu", help="corpus/NAME with train/dev .spacy, test_gold.txt, words.txt")
     parser.add_argument("--runs", type=Path, default=ROOT / "training" / "old_new_seeds")
     parser.add_argument("--output", type=Path, required=True)
+    parser.add_argument("--reuse", action="store_true", help="keep the runs an earlier call finished")
     args = parser.parse_args()
     corpus = ROOT / "corpus" / args.corpus
     args.runs = args.runs.resolve()  # the runs go in the code's folder
@@ -74,7 +76,12 @@ def main() -> None:
         for seed in args.seeds:
             for label, code in codes.items():
                 out = args.runs / f"{args.corpus}.{args.config}.{label}.s{seed}"
-                seconds = train(code, args.config, corpus, seed, args.steps, out)
+                done = out / "seconds.json"
+                if args.reuse and done.exists():  # a finished run of an earlier call
+                    seconds = json.loads(done.read_text())["seconds"]
+                else:
+                    seconds = train(code, args.config, corpus, seed, args.steps, out)
+                    done.write_text(json.dumps({"seconds": seconds}))
                 metrics = score(out / "model-best", corpus, out)
                 # the Python port's F (it agrees with the official script, which prints three digits)
                 runs[f"{label}.s{seed}"] = {"seconds": round(seconds, 1), "f": round(100 * metrics["python"]["f"], 3),

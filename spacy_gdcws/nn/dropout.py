@@ -13,20 +13,21 @@ from torch import nn
 from spacy_gdcws.errors import Errors
 
 
-class Dropout(nn.Module):
+class Dropout(nn.Dropout):
     """`torch.nn.Dropout(p)` with the same distribution (each element kept with
     probability 1 - p and scaled by 1 / (1 - p) in training, the identity
-    otherwise) and a cheaper mask on the CPU. No parameters or buffers: a
-    module saved with `torch.nn.Dropout` in its place loads unchanged.
+    otherwise) and a cheaper mask on the CPU. A subclass with torch's own
+    settings (`p`, `inplace`), so a saved model's fingerprint
+    (`pipeline.serialize.model_fingerprint`) and weights are the same as with
+    `torch.nn.Dropout` in its place: pipelines saved before it load unchanged.
 
     p (float): The probability of zeroing an element, 0 <= p < 1.
     """
 
     def __init__(self, p: float = 0.5) -> None:
-        super().__init__()
         if not 0.0 <= p < 1.0:
             raise ValueError(Errors.E112.format(rate=p))
-        self.p = float(p)
+        super().__init__(p)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if not self.training or self.p == 0.0:
@@ -35,6 +36,3 @@ class Dropout(nn.Module):
             return nn.functional.dropout(x, self.p, True)
         keep = torch.rand_like(x) >= self.p
         return x * keep.to(x.dtype).mul_(1.0 / (1.0 - self.p))
-
-    def extra_repr(self) -> str:
-        return f"p={self.p}"

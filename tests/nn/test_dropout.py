@@ -33,3 +33,23 @@ def test_eval_and_zero_rate_are_the_identity_and_nothing_is_saved():
 def test_rate_checked():
     with pytest.raises(ValueError, match="E112"):
         Dropout(1.0)
+
+
+def test_a_saved_model_s_fingerprint_is_as_with_torch_s_dropout():
+    """Pipelines saved before `Dropout` existed (with `torch.nn.Dropout`) still load:
+    the model fingerprint that loading checks is the same with either."""
+    import spacy
+
+    from spacy_gdcws.pipeline.serialize import model_fingerprint
+    from tests.util import model_config
+
+    nlp = spacy.blank("zh")
+    seg = nlp.add_pipe("gdcws_segmenter", config={"model": model_config("idcnn", "crf", dropout=0.3)})
+    ours = model_fingerprint(seg.model)
+    net = seg.model.layers[0].shims[0].net
+    for name, module in list(net.named_modules()):
+        for child_name, child in list(module.named_children()):
+            if isinstance(child, Dropout):
+                setattr(module, child_name, torch.nn.Dropout(child.p))
+    assert not any(isinstance(m, Dropout) for m in net.modules())
+    assert model_fingerprint(seg.model) == ours
