@@ -19,21 +19,13 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def unpack(ref: str, into: Path) -> Path:
-    archive = into / "code.tar"
-    with archive.open("wb") as out:
-        subprocess.run(["git", "-C", str(ROOT), "archive", ref, "spacy_gdcws"], stdout=out, check=True)
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "code", filter="data")
-    return into / "code"
+sys.path.insert(0, str(ROOT / "research" / "benchmarks"))
+from train_speed import unpack  # noqa: E402  (the code at a git ref, unpacked)
 
 
 def train(code: Path, config: str, corpus: Path, seed: int, steps: int, output: Path) -> float:
