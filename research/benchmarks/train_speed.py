@@ -204,10 +204,7 @@ def main() -> None:
                         pair[part].append(answer[part])
         dev = {id(pair): ask(pair, "eval") for pair in pairs} if args.dev else {}
         for pair in pairs:
-            ask_quit = pair["proc"]
-            ask_quit.stdin.write("quit\n")
-            ask_quit.stdin.flush()
-            ask_quit.wait()
+            pair["proc"].communicate("quit\n")
     results = {}
     for pair in pairs:
         key = f"{pair['config']}:{pair['label']}" if args.compare else pair["config"]

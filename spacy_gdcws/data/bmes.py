@@ -26,6 +26,8 @@ S_TAG = 3
 N_TAGS = 4
 BEFORE = (1, 0, 0, 1)  # a boundary before the character
 AFTER = (0, 0, 1, 1)  # a boundary after it
+# the tag of a character by its (before, after) gaps' labels: (1, 0) B, (0, 0) M, (0, 1) E, (1, 1) S
+TAG_OF_GAPS = ((1, 2), (0, 3))
 # columns of CRF potentials per character: 4 x 4 (previous tag, tag) pairs
 TAG_COLUMNS = N_TAGS * N_TAGS
 # tags of a character by the labels of its (before, after) gaps, index 2 * before + after

@@ -182,10 +182,10 @@ class BatchArrays:
     def token_texts(self, k: int) -> List[str]:
         """Doc k's token texts, sliced from the batch's text (no `Token` objects)."""
         start, n = int(self.starts[k]), int(self.lengths[k])
-        idx = self.arrays.idx[start : start + n].tolist()
-        ends = (self.arrays.idx[start : start + n] + self.arrays.length[start : start + n]).tolist()
+        idx = self.arrays.idx[start : start + n]
+        ends = idx + self.arrays.length[start : start + n]
         text = self.arrays.text
-        return [text[a:b] for a, b in zip(idx, ends)]
+        return [text[a:b] for a, b in zip(idx.tolist(), ends.tolist())]
 
     @cached_property
     def texts(self) -> List[str]:

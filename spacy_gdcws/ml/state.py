@@ -14,7 +14,6 @@ from spacy_gdcws.data.features import (
     LexiconIndex,
     NgramVocab,
     ngram_keys,
-    SOURCE_TEXT_KEY,
     source_text,
 )
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
@@ -134,9 +133,8 @@ def doc_folds(model: Model, docs: Sequence[Doc], texts: Optional[Sequence[str]] 
     if folds is None:
         return numpy.full(len(docs), -1, dtype=numpy.int64)
     if texts is None:
-        return numpy.asarray([folds.fold(source_text(doc)) for doc in docs], dtype=numpy.int64)
-    return numpy.asarray([folds.fold(doc.user_data.get(SOURCE_TEXT_KEY, text)) for doc, text in zip(docs, texts)],
-                         dtype=numpy.int64)
+        texts = [None] * len(docs)
+    return numpy.asarray([folds.fold(source_text(doc, text)) for doc, text in zip(docs, texts)], dtype=numpy.int64)
 
 
 

@@ -17,7 +17,7 @@ only the 8 steps BMES agreement allows, docs packed without padding).
 """
 import torch
 
-from spacy_gdcws.data.bmes import AFTER, BEFORE, N_TAGS, NEG, S_TAG
+from spacy_gdcws.data.bmes import AFTER, BEFORE, N_TAGS, NEG, S_TAG, TAG_OF_GAPS
 
 
 def _after(device: torch.device) -> torch.Tensor:
@@ -32,20 +32,13 @@ def allowed_steps(gaps: torch.Tensor, length: int) -> torch.Tensor:
     length (int): T.
     RETURNS (BoolTensor): (B, T, 4, 4), [b, t, i, j]: tag i at t - 1 may precede tag j at t.
     """
-    device = gaps.device
-    before = torch.tensor(BEFORE, dtype=torch.long, device=device)
-    after = _after(device)
-    valid = after[:, None] == before[None, :]  # (4, 4)
     batch = gaps.shape[0]
-    allowed = valid.expand(batch, length, N_TAGS, N_TAGS).clone()
-    # t = 0: the previous tag is the virtual S
-    allowed[:, 0] = False
-    allowed[:, 0, S_TAG] = before.bool()
-    if length > 1:
-        g = gaps[:, : length - 1].unsqueeze(-1)  # (B, T-1, 1)
-        ok = (g < 0) | (after[None, None, :] == g)  # (B, T-1, 4): may tag i precede the gap
-        allowed[:, 1:] &= ok.unsqueeze(-1)
-    return allowed
+    # each row's tokens with the gap before them (-1 before the first), laid end to end
+    before = torch.full((batch, length), -1, dtype=torch.long, device=gaps.device)
+    before[:, 1:] = gaps[:, : length - 1]
+    first = torch.zeros((batch, length), dtype=torch.bool, device=gaps.device)
+    first[:, 0] = True
+    return packed_allowed_steps(before.reshape(-1), first.reshape(-1)).reshape(batch, length, N_TAGS, N_TAGS)
 
 
 def _scores(psi: torch.Tensor, allowed: torch.Tensor) -> torch.Tensor:
@@ -212,6 +205,4 @@ def boundaries_to_tags(gaps: torch.Tensor) -> torch.Tensor:
     edge = torch.ones(batch, 1, dtype=torch.long, device=gaps.device)
     bounds = torch.cat([edge, gaps.long(), edge], dim=1)
     before, after = bounds[:, :-1], bounds[:, 1:]
-    # (before, after): (1, 0) B, (0, 0) M, (0, 1) E, (1, 1) S
-    table = torch.tensor([[1, 2], [0, 3]], device=gaps.device)
-    return table[before, after]
+    return torch.tensor(TAG_OF_GAPS, device=gaps.device)[before, after]

@@ -10,7 +10,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.types import Floats2d
 
-from spacy_gdcws.data.bmes import N_TAGS, TAG_COLUMNS
+from spacy_gdcws.data.bmes import N_TAGS, TAG_COLUMNS, TAG_OF_GAPS
 from spacy_gdcws.data.doc_arrays import doc_text
 from spacy_gdcws.data.ragged import ragged_positions
 from spacy_gdcws.decoding.chain import chain_marginals
@@ -233,5 +233,4 @@ def _gold_tags(gold: Sequence[numpy.ndarray], first: numpy.ndarray) -> numpy.nda
     last = numpy.roll(first, -1)
     after = numpy.ones(len(first), dtype=numpy.int64)
     after[~last] = gaps
-    # (before, after): (1, 0) B, (0, 0) M, (0, 1) E, (1, 1) S
-    return numpy.array([[1, 2], [0, 3]])[before, after]
+    return numpy.asarray(TAG_OF_GAPS)[before, after]

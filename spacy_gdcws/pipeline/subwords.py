@@ -19,6 +19,7 @@ stored in `doc.user_data`, so `DocBin(store_user_data=True)` and pickling keep t
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
+from spacy.attrs import IDX, LENGTH
 from spacy.language import Language
 from spacy.tokens import Doc
 
@@ -34,8 +35,8 @@ def inner_spans(doc: Doc, dictionaries: Sequence[UserDictionary], normalizer: Ch
     if len(doc) == 0:
         return []
     codes = normalizer.points(numpy.frombuffer(doc.text.encode("utf-32-le"), dtype="<u4").astype(numpy.int64))
-    starts = numpy.array([t.idx for t in doc])
-    ends = starts + numpy.array([len(t) for t in doc])
+    spans = doc.to_array([IDX, LENGTH]).astype(numpy.int64)
+    starts, ends = spans[:, 0], spans[:, 0] + spans[:, 1]
     found = set()
     for dictionary in dictionaries:
         for start, end, word in dictionary.snapshot().occurrences(codes, ("hard", "prefer", "combine")):

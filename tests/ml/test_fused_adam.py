@@ -28,6 +28,22 @@ def _thinc_step(optimizer, net):
         p.grad.zero_()
 
 
+def _fused_step(optimizer, net):
+    fused_adam_step(optimizer, [((1, name), p) for name, p in net.named_parameters()])
+
+
+def _train_pair(net, net_opt, other, other_opt, steps, seed, size, fused):
+    """Both nets on the same random batches: `net` by thinc's step, `other` by the
+    fused step at the steps where `fused(step)`, by thinc's at the others."""
+    rng = torch.Generator().manual_seed(seed)
+    for step in range(steps):
+        x = torch.randint(0, 50, (size,), generator=rng)
+        _backward(net, x)
+        _backward(other, x)
+        _thinc_step(net_opt, net)
+        (_fused_step if fused(step) else _thinc_step)(other_opt, other)
+
+
 @pytest.mark.parametrize("settings", [
     {"L2": 0.0, "grad_clip": 1.0},
     {"L2": 1e-3, "grad_clip": 0.0, "L2_is_weight_decay": True},
@@ -40,13 +56,7 @@ def test_fused_step_is_thincs_step(settings):
     fused_net = copy.deepcopy(net)
     kwargs = dict(learn_rate=0.01, beta1=0.9, beta2=0.98, eps=1e-8, use_averages=True, **settings)
     thinc_opt, fused_opt = Adam(**kwargs), Adam(**kwargs)
-    rng = torch.Generator().manual_seed(1)
-    for _ in range(5):
-        x = torch.randint(0, 50, (7,), generator=rng)
-        _backward(net, x)
-        _backward(fused_net, x)
-        _thinc_step(thinc_opt, net)
-        fused_adam_step(fused_opt, [((1, name), p) for name, p in fused_net.named_parameters()])
+    _train_pair(net, thinc_opt, fused_net, fused_opt, steps=5, seed=1, size=7, fused=lambda step: True)
     for (name, a), (_, b) in zip(net.named_parameters(), fused_net.named_parameters()):
         key = (1, name)
         assert torch.allclose(a, b, atol=1e-6), name
@@ -63,16 +73,7 @@ def test_state_is_the_optimizers_and_can_switch_mid_run():
     (and the other way round) continues the same run."""
     net, other = _net(), _net()
     a, b = Adam(learn_rate=0.01), Adam(learn_rate=0.01)
-    rng = torch.Generator().manual_seed(2)
-    for step in range(6):
-        x = torch.randint(0, 50, (5,), generator=rng)
-        _backward(net, x)
-        _backward(other, x)
-        _thinc_step(a, net)
-        if step % 2:
-            _thinc_step(b, other)
-        else:
-            fused_adam_step(b, [((1, name), p) for name, p in other.named_parameters()])
+    _train_pair(net, a, other, b, steps=6, seed=2, size=5, fused=lambda step: step % 2 == 0)
     for (_, p), (_, q) in zip(net.named_parameters(), other.named_parameters()):
         assert torch.allclose(p, q, atol=1e-6)
 

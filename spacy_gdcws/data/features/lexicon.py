@@ -98,10 +98,14 @@ class HoldoutFolds:
 SOURCE_TEXT_KEY = "gdcws_source_text"
 
 
-def source_text(doc) -> str:
-    """The training text a doc stands for: its own, or the one it was made
-    from in training (`SOURCE_TEXT_KEY`), which `HoldoutFolds` knows."""
-    return doc.user_data.get(SOURCE_TEXT_KEY, doc.text)
+def source_text(doc, text: Optional[str] = None) -> str:
+    """The training text a doc stands for: its own (`text`, if already read),
+    or the one it was made from in training (`SOURCE_TEXT_KEY`), which
+    `HoldoutFolds` knows."""
+    source = doc.user_data.get(SOURCE_TEXT_KEY)
+    if source is not None:
+        return source
+    return doc.text if text is None else text
 
 
 def text_key(text: str) -> int:
