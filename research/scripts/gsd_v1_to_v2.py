@@ -7,7 +7,8 @@ hold the same 500 sentences word for word. For each key of the old annotation
 (`spacy_gdcws.readers.relabel`: form and labels, most specific first) the v2 label its
 words had most often is kept where it differs from what the next, less specific key
 gives (at least `--min-count` words); a two-fold check on the dev sentences is printed.
-The test sets are never read.
+The same check prints how far `convert_gsd_v1` (relabelling and `readers/ud_trees.py`'s tree
+moves) brings the old heads to the v2 ones. The test sets are never read.
 """
 import argparse
 import collections
@@ -17,7 +18,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.relabel import TABLE_PATH, relabel_gsd_v1, upos_keys, word_deprel_keys
+from spacy_gdcws.readers.relabel import TABLE_PATH, convert_gsd_v1, relabel_gsd_v1, upos_keys, word_deprel_keys
 
 Pair = Tuple[Sentence, Sentence]
 
@@ -58,18 +59,32 @@ def _fallback(kept: Dict[str, str], key: str) -> str:
 
 
 def agreement(pairs: Sequence[Pair], table) -> Dict[str, float]:
+    """Per cent of words whose v2 label (and head) the old annotation gives as it is, relabelled,
+    and converted (`convert_gsd_v1`: relabelled, heads moved; `_punct` for punctuation alone)."""
     same = collections.Counter()
-    n = 0
+    n = n_punct = 0
     for old, new in pairs:
         relabelled = relabel_gsd_v1(old, table)
+        converted = convert_gsd_v1(old, table)
         for i in range(len(old.words)):
             n += 1
+            head = converted.heads[i] == new.heads[i]
+            same["heads_converted"] += head
+            same["labelled_heads_converted"] += head and converted.deps[i] == new.deps[i]
+            same["labelled_heads_before"] += old.heads[i] == new.heads[i] and old.deps[i] == new.deps[i]
+            same["labelled_heads_relabelled"] += old.heads[i] == new.heads[i] and relabelled.deps[i] == new.deps[i]
+            same["forms_before"] += old.words[i] == new.words[i]
+            same["forms_converted"] += converted.words[i] == new.words[i]
+            if new.deps[i] == "punct":
+                n_punct += 1
+                same["punct_heads_before_p"] += old.heads[i] == new.heads[i]
+                same["punct_heads_converted_p"] += head
             same["upos_before"] += old.pos[i] == new.pos[i]
             same["upos_after"] += relabelled.pos[i] == new.pos[i]
             same["deprel_before"] += old.deps[i] == new.deps[i]
             same["deprel_after"] += relabelled.deps[i] == new.deps[i]
             same["heads"] += old.heads[i] == new.heads[i]
-    return {k: round(100 * v / n, 2) for k, v in sorted(same.items())}
+    return {k.removesuffix("_p"): round(100 * v / (n_punct if k.endswith("_p") else n), 2) for k, v in sorted(same.items())}
 
 
 def main() -> None:

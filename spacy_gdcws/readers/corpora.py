@@ -23,7 +23,8 @@ class CorpusSpec:
     more_train: further training files, each split into train and dev the
         same way, concatenated after the first (in `more_fmt`, default `fmt`).
     relabel: the relabelling the first training file's annotation needs to
-        match the others' (`"gsd_v1_to_v2"`: pre-v2.5 GSD to GSDSimp's UD v2).
+        match the others' (`"gsd_v1_to_v2"`: pre-v2.5 GSD's labels to GSDSimp's UD v2;
+        `"gsd_v1_to_v2_trees"`: its labels, trees and punctuation forms).
     """
 
     train: str
@@ -65,11 +66,11 @@ _GSDSIMP_DEV_AND_MORE = ("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh_more/zh_hk-ud-
 CORPORA: Dict[str, CorpusSpec] = {
     # UD Chinese GSD train (CC BY-NC-SA 4.0, shipped in assets/), tested on UD_Chinese-GSDSimp
     # test (CC BY-SA 4.0, shipped)
-    "ud_gsd": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2"),
-    # the main job's data: GSD train (UD v1 labels relabelled to UD v2), GSDSimp dev and UD
+    "ud_gsd": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2_trees"),
+    # the main job's data: GSD train (UD v1 labels and trees converted to UD v2), GSDSimp dev and UD
     # Chinese HK, CFL and PUD (traditional speech, learner essays, traditional news; CC BY-SA),
     # all shipped in assets/ with words, UPOS and dependencies
-    "ud_gsd_more": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2",
+    "ud_gsd_more": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2_trees",
                               more_train=_GSDSIMP_DEV_AND_MORE),
     # the main job's data under CC BY-SA alone (a model a commercial user can take): the 500
     # GSDSimp dev sentences (CC BY-SA 4.0) and UD Chinese HK, CFL (CC BY-SA 4.0) and PUD

@@ -53,5 +53,10 @@ def test_the_main_jobs_corpus_has_v2_labels_and_upos_everywhere(tmp_path):
             assert doc.has_annotation("POS") and doc.has_annotation("DEP")
             train_deps.update(t.dep_ for t in doc)
     assert not train_deps & V1_ONLY
+    # GSD's sentences come first, their trees and punctuation converted (readers/ud_trees.py): the
+    # release before v2.5 writes ASCII `,` and `.` where GSDSimp writes `，` and `。`
+    gsd = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))[:3597]
+    marks = [t.text for doc in gsd for t in doc if t.pos_ == "PUNCT"]
+    assert marks.count("，") > 5000 and "," not in marks and "." not in marks
     # the v2 relations GSDSimp test uses are learned (GSDSimp dev, HK, CFL, PUD and relabelled GSD)
     assert len(test_deps - train_deps) <= 1, test_deps - train_deps
