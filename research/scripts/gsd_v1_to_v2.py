@@ -24,7 +24,7 @@ Pair = Tuple[Sentence, Sentence]
 
 
 def _keys(old: Sentence, i: int, what: str) -> List[str]:
-    return upos_keys(old.pos[i], old.words[i]) if what == "upos" else word_deprel_keys(old, i)
+    return upos_keys(old.pos[i], old.words[i], old.deps[i]) if what == "upos" else word_deprel_keys(old, i)
 
 
 def learn(pairs: Sequence[Pair], min_count: int) -> Dict[str, Dict[str, str]]:
@@ -37,7 +37,7 @@ def learn(pairs: Sequence[Pair], min_count: int) -> Dict[str, Dict[str, str]]:
                     counts[key][getattr(new, column)[i]] += 1
         kept: Dict[str, str] = {}
         # least specific first, so each key is kept only where it changes the fallback's answer
-        for level in range(1, (2 if what == "upos" else 4) + 1):
+        for level in range(1, (3 if what == "upos" else 4) + 1):
             for key, counter in sorted(counts.items()):
                 if key.count("\t") != level - 1 or sum(counter.values()) < min_count:
                     continue

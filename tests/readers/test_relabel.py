@@ -25,6 +25,17 @@ def test_v1_relations_and_upos_take_their_v2_names():
     assert out.pos[4] == "AUX" and out.pos[6] == "AUX"  # 被 and 了, as GSDSimp tags them
 
 
+def test_upos_reads_the_old_relation_where_the_form_alone_is_ambiguous():
+    # 施力 的 大小 : 的 marking a relative clause (v1 acl:relcl) is v2's SCONJ (mark:rel);
+    # 最终 的 结果 : 的 as a genitive (v1 case:dec) stays PART
+    rel = Sentence(words=["施力", "的", "大小"], line=1, pos=["VERB", "PART", "NOUN"], heads=[2, 0, 2],
+                   deps=["acl:relcl", "acl:relcl", "root"])
+    gen = Sentence(words=["最终", "的", "结果"], line=1, pos=["NOUN", "PART", "NOUN"], heads=[2, 0, 2],
+                   deps=["det", "case:dec", "root"])
+    assert relabel_gsd_v1(rel).pos[1] == "SCONJ" and relabel_gsd_v1(rel).deps[1] == "mark:rel"
+    assert relabel_gsd_v1(gen).pos[1] == "PART" and relabel_gsd_v1(gen).deps[1] == "case"
+
+
 def test_the_root_keeps_its_label_and_no_other_word_becomes_root():
     table = load_table()
     assert table["deprel"]["dep"] == "root"  # v1's `dep` was mostly v2's root, under another head
