@@ -132,3 +132,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E110 = "{path}: not an `evaluate-ud` report with UPOS, UAS and LAS from raw text (predicted_segmentation); run `evaluate-ud` first."
     E111 = "{path}: no count of the segmenter's updates (cfg 'updates'): give `spacy_gdcws.resumed.v1` the steps the run made (`steps = N`) instead of `model`."
     E112 = "Dropout rate {rate} is out of range: it must be at least 0 and below 1."
+    E113 = "EdgeCharHashEmbed: {n_rows} row counts for {n_attrs} attributes; give one per attribute."
