@@ -12,6 +12,7 @@ from typing import Callable, List, Tuple, Union
 import numpy
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
+from spacy.util import registry
 from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
 from thinc.types import Floats2d, Ints2d
 
@@ -35,6 +36,7 @@ def _features_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[Li
     return rows, lambda d_rows: []
 
 
+@registry.architectures("spacy_gdcws.EdgeCharHashEmbed.v1")
 def build_edge_char_hash_embed(width: int, attrs: List[Union[str, int]], rows: List[int],
                                char_rows: int = 5000) -> Model[List[Doc], List[Floats2d]]:
     """`spacy.MultiHashEmbed.v2` without static vectors, with two more tables: the words' first
