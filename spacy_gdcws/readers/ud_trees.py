@@ -229,10 +229,10 @@ def attach_punctuation(heads: List[int], forms: Sequence[str], upos: Sequence[st
         spans = _spans(heads)
         left = _neighbour(upos, kinds, heads, punct, -1)
         right = None if forms[punct][:1] in FINAL_PUNCT else _neighbour(upos, kinds, heads, punct, 1)
-        left_path = [i for i in _climb(heads, spans, left, punct, True)] if left is not None else []
-        right_path = [i for i in _climb(heads, spans, right, punct, False)] if right is not None else []
-        left_path = [i for i in left_path if _projective(heads, spans, punct, i)]
-        right_path = [i for i in right_path if _projective(heads, spans, punct, i)]
+        left_path, right_path = (
+            [] if start is None else
+            [i for i in _climb(heads, spans, start, punct, start < punct) if _projective(heads, spans, punct, i)]
+            for start in (left, right))
         lc = left_path[-1] if left_path else None
         rc = right_path[-1] if right_path else None
         if lc is not None and rc is not None and is_ancestor(heads, rc, lc):
