@@ -6,22 +6,26 @@
 # main job's data less GSDSimp dev (GSD train converted to UD v2 by `prepare`, HK, CFL, PUD) and
 # scored from raw text by `evaluate-ud` on the 500 GSDSimp dev sentences, held out. GSDSimp test is
 # not read. Each run stops at STEPS or when the call's time is nearly up (then its model-best so far
-# is scored; the log says which step it reached).
+# is scored; the log says which step it reached). The runs are the lines of a sweep file
+# (research/scripts/pipeline_sweeps/: NAME TRAIN_DOCBIN [spacy train overrides]).
 #
 #   here:    bash research/scripts/device_pipeline_sweep.sh --bundle CORPUS_DIR SEGMENTER_DIR
-#            (writes .gpu/sweep.tar.gz; gpu_bundle.sh writes .gpu/site.tar.xz and the package wheel)
-#   device:  bash research/scripts/device_pipeline_sweep.sh      (carry .gpu; timeout_s ~590)
+#            (writes .gpu/sweep.tar.gz; gpu_bundle.sh writes .gpu/site.tar.xz and the package wheel;
+#            CORPUS_DIR holds heldout_gsdsimp_dev.py's DocBins)
+#   device:  THREADS=1 bash research/scripts/device_pipeline_sweep.sh SWEEP_FILE   (carry .gpu; timeout_s ~590)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" = "--bundle" ]; then
   tmp=$(mktemp -d)
-  mkdir -p "$tmp/corpus" && cp "$2/train_nogsdsimp.spacy" "$2/dev_nogsdsimp.spacy" "$2/gsdsimp_dev.spacy" "$tmp/corpus/"
+  mkdir -p "$tmp/corpus" && cp "$2"/train_nogsdsimp*.spacy "$2/dev_nogsdsimp.spacy" "$2/gsdsimp_dev.spacy" "$tmp/corpus/"
   cp -r "$3" "$tmp/segmenter"
   tar -czf .gpu/sweep.tar.gz -C "$tmp" corpus segmenter && rm -rf "$tmp"
   du -sh .gpu/*
   exit 0
 fi
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 MKL_NUM_THREADS=2
+SWEEP=${1:-research/scripts/pipeline_sweeps/2026-11-27-configs.txt}
+THREADS=${THREADS:-2}
+export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
 W=/tmp/sweep
 OUT=${OUT:-$W/out}
 STEPS=${STEPS:-1500}
@@ -34,20 +38,18 @@ if [ -z "${LOCAL:-}" ]; then  # LOCAL=1: this machine's environment (a dry run o
 fi
 python3 -c "import spacy, spacy_gdcws; print('spacy', spacy.__version__)" || exit 1
 nproc
-train() {  # NAME [overrides]
-  local name=$1
-  shift
-  python3 -m spacy train configs/ud_pipeline.cfg --output $W/runs/$name --paths.train $W/corpus/train_nogsdsimp.spacy \
+train() {  # NAME TRAIN_DOCBIN [overrides]
+  local name=$1 docbin=$2
+  shift 2
+  python3 -m spacy train configs/ud_pipeline.cfg --output $W/runs/$name --paths.train "$W/corpus/$docbin" \
     --paths.dev $W/corpus/dev_nogsdsimp.spacy --paths.segmenter $W/segmenter --training.max_steps "$STEPS" \
     --gpu-id -1 "$@" > "$OUT/$name.log" 2>&1 &
 }
-train ref
-train averages --training.optimizer.use_averages true
-train width256 --components.tok2vec.model.encode.width 256
-train depth8 --components.tok2vec.model.encode.depth 8
-train rows --components.tok2vec.model.embed.rows "[40000,10000,10000,1000]"
-train parser256 --components.parser.model.hidden_width 256
-train lr2 --training.optimizer.learn_rate 0.002
+while read -r line; do
+  case "$line" in ''|'#'*) continue ;; esac
+  # shellcheck disable=SC2086  # the line's words are the arguments
+  train $line
+done < "$SWEEP"
 while pgrep -f "spacy train" > /dev/null && [ $SECONDS -lt "$STOP_AT" ]; do sleep 10; done
 pkill -f "spacy train"
 sleep 3
