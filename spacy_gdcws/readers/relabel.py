@@ -32,9 +32,11 @@ from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.ud_trees import (
     attach_classifiers,
     attach_punctuation,
+    ba_construction,
     coordinating_conjunctions,
     east_asian_punct,
     first_clause_root,
+    head_first_appositions,
     head_first_names,
 )
 
@@ -107,7 +109,7 @@ def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
 def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> Sentence:
     """`relabel_gsd_v1`, then the trees and punctuation forms of GSDSimp's UD v2
     (`spacy_gdcws.readers.ud_trees`): classifiers under their numerals, a chain of clauses
-    headed by its first, names by their first part, `cc` under the conjunct that follows, punctuation attached by UD v2's
+    headed by its first, names and appositions by their first part, 把/将 under the object they introduce, `cc` under the conjunct that follows, punctuation attached by UD v2's
     rule and written in its East Asian forms. The rules read the old relations and tags."""
     new = relabel_gsd_v1(sent, table)
     if sent.heads is None or sent.deps is None or new.pos is None or new.deps is None:
@@ -118,6 +120,8 @@ def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
     first_clause_root(heads, deps, sent.deps)
     coordinating_conjunctions(heads, deps)
     head_first_names(heads, deps, sent.deps, new.pos, tags)
+    head_first_appositions(heads, deps)
+    ba_construction(heads, deps, sent.words, sent.deps)
     words = [east_asian_punct(w) if p == "PUNCT" else w for w, p in zip(sent.words, new.pos)]
     attach_punctuation(heads, words, new.pos)
     deps = ["punct" if p == "PUNCT" and h != i else d for i, (d, p, h) in enumerate(zip(deps, new.pos, heads))]

@@ -10,6 +10,10 @@ are a few systematic conventions (counted there, `research/scripts/gsd_v1_to_v2.
 - clause chains: v1 heads a sentence of clauses by its last clause, the earlier ones its
   `dep` dependents; v2 by its first, the later ones its `parataxis` dependents;
 - names: v1 heads a person's name by its last part, v2 by its first (`flat:name`);
+- the 把/将 construction: v1 attaches the marker to the verb (`aux:caus`), v2 to the object it
+  introduces (`case`), the object the verb's `obl:patient`;
+- apposition: v1 attaches the first of two nominals to the second (`appos`), v2 the second
+  to the first (UD v2's `appos` is head-first);
 - coordination: v1 attaches `cc` to the first conjunct, v2 to the conjunct that follows it;
 - punctuation: v2 attaches a mark to the head of the phrase beside it, the highest node
   that keeps the tree projective (https://universaldependencies.org/u/dep/punct.html);
@@ -144,6 +148,39 @@ def head_first_names(heads: List[int], deps: List[str], old_deps: Sequence[str],
                 heads[i] = first
         for i in run[1:]:
             heads[i], deps[i] = first, "flat:name"
+
+
+BA_MARKERS = frozenset("把将")
+
+
+def ba_construction(heads: List[int], deps: List[str], words: Sequence[str], old_deps: Sequence[str]) -> None:
+    """v2's 把/将 construction: a marker that v1 attaches to the verb after it (`aux:caus`) goes
+    under the verb's object between them (v1's `dobj`), as its `case`; the object becomes the
+    verb's `obl:patient`."""
+    for marker, word in enumerate(words):
+        verb = heads[marker]
+        if word not in BA_MARKERS or old_deps[marker] != "aux:caus" or verb <= marker:
+            continue
+        objects = [i for i in children(heads, verb) if marker < i < verb and old_deps[i] == "dobj"]
+        if objects:
+            heads[marker], deps[marker] = objects[0], "case"
+            deps[objects[0]] = "obl:patient"
+
+
+def head_first_appositions(heads: List[int], deps: List[str]) -> None:
+    """v2's apposition: where an `appos` precedes its head, the two change places: the first
+    nominal takes its head's head and relation (the root's, where it was the root), the second
+    becomes its `appos`, and the second's dependents before the first go with it."""
+    for first in range(len(heads)):
+        second = heads[first]
+        if deps[first] != "appos" or second <= first:
+            continue
+        for i in children(heads, second):
+            if i < first:
+                heads[i] = first
+        heads[first] = first if heads[second] == second else heads[second]
+        deps[first] = deps[second]
+        heads[second], deps[second] = first, "appos"
 
 
 def _projective(heads: Sequence[int], spans: Sequence[Tuple[int, int]], punct: int, head: int) -> bool:

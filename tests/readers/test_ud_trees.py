@@ -7,9 +7,11 @@ from spacy_gdcws.readers.relabel import convert_gsd_v1, relabel
 from spacy_gdcws.readers.ud_trees import (
     attach_classifiers,
     attach_punctuation,
+    ba_construction,
     coordinating_conjunctions,
     east_asian_punct,
     first_clause_root,
+    head_first_appositions,
     head_first_names,
     is_ancestor,
 )
@@ -72,6 +74,37 @@ def test_a_name_is_headed_by_its_first_part():
     assert heads[1] == 2  # v2 hangs the middle dot from the part it introduces
 
 
+def test_an_apposition_is_headed_by_its_first_nominal():
+    # 重要 遗产 札幌 农场 是 ... : v1 遗产 (appos) → 农场 (nsubj); v2 遗产 (nsubj), 农场 appos → 遗产
+    heads, deps = [1, 3, 3, 4, 4], ["amod", "appos", "nmod", "nsubj", "root"]
+    head_first_appositions(heads, deps)
+    assert heads == [1, 4, 3, 1, 4] and deps == ["amod", "nsubj", "nmod", "appos", "root"]
+    # the root's apposition: the first nominal becomes the root
+    heads, deps = [1, 1], ["appos", "root"]
+    head_first_appositions(heads, deps)
+    assert heads == [0, 0] and deps == ["root", "appos"]
+    # a head-first apposition is already v2's
+    heads, deps = [0, 0], ["root", "appos"]
+    head_first_appositions(heads, deps)
+    assert heads == [0, 0] and deps == ["root", "appos"]
+
+
+def test_ba_goes_under_the_object_it_introduces():
+    # 他 将 球 踢 进 : v1 将 (aux:caus) → 踢, 球 (dobj) → 踢; v2 将 (case) → 球 (obl:patient) → 踢
+    words = ["他", "将", "球", "踢", "进"]
+    old = ["nsubj", "aux:caus", "dobj", "root", "compound:vv"]
+    heads, deps = [3, 3, 3, 3, 3], ["nsubj", "case", "obj", "root", "compound:vv"]
+    ba_construction(heads, deps, words, old)
+    assert heads == [3, 2, 3, 3, 3] and deps[1:3] == ["case", "obl:patient"]
+    # 将 as "will" (advmod) and a causative (让 …) keep their heads
+    heads, deps = [3, 3, 3, 3, 3], ["nsubj", "advmod", "obj", "root", "compound:vv"]
+    ba_construction(heads, deps, words, ["nsubj", "advmod", "dobj", "root", "compound:vv"])
+    assert heads == [3, 3, 3, 3, 3]
+    heads = [3, 3, 3, 3, 3]
+    ba_construction(heads, list(deps), ["他", "让", "球", "踢", "进"], old)
+    assert heads == [3, 3, 3, 3, 3]
+
+
 def test_punctuation_goes_to_the_phrase_beside_it_and_the_final_mark_to_the_root():
     # 我 来 了 ， 他 走 了 。 with every mark on the last word (v1's habit in places)
     forms = ["我", "来", "了", "，", "他", "走", "了", "。"]
@@ -119,7 +152,7 @@ def test_every_shipped_gsd_tree_converts_to_a_projective_tree():
 @pytest.mark.skipif(not (CORPORA / "ud_zh" / "dev.conll").exists(), reason="needs ../shared/corpora")
 def test_gsd_dev_heads_agree_with_its_v2_annotation():
     """On the 500 GSD dev sentences both releases annotate, 80.5% of the v1 heads agree with v2's;
-    converted, 96.7% (the label table learned on all of dev; 96.4% two-fold), punctuation's 97.2%."""
+    converted, 97.2% (the label table learned on all of dev), 96.5% labelled, punctuation's 97.5%."""
     old = list(read_conll(CORPORA / "ud_zh" / "dev.conll"))
     new = list(read_conll(CORPORA / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"))
     n = heads = labelled = punct = n_punct = 0
@@ -132,4 +165,4 @@ def test_gsd_dev_heads_agree_with_its_v2_annotation():
             if w.deps[i] == "punct":
                 n_punct += 1
                 punct += c.heads[i] == w.heads[i]
-    assert heads / n > 0.96 and punct / n_punct > 0.965 and labelled / n > 0.95
+    assert heads / n > 0.97 and punct / n_punct > 0.97 and labelled / n > 0.963
