@@ -109,8 +109,9 @@ def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
 def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> Sentence:
     """`relabel_gsd_v1`, then the trees and punctuation forms of GSDSimp's UD v2
     (`spacy_gdcws.readers.ud_trees`): classifiers under their numerals, a chain of clauses
-    headed by its first, names and appositions by their first part, 把/将 under the object they introduce, `cc` under the conjunct that follows, punctuation attached by UD v2's
-    rule and written in its East Asian forms. The rules read the old relations and tags."""
+    headed by its first, names and appositions by their first part, 把/将 under the object it
+    introduces, `cc` under the conjunct that follows, punctuation attached by UD v2's rule and
+    written in its East Asian forms. The rules read the old relations and tags."""
     new = relabel_gsd_v1(sent, table)
     if sent.heads is None or sent.deps is None or new.pos is None or new.deps is None:
         return new

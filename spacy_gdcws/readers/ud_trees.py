@@ -122,6 +122,15 @@ def coordinating_conjunctions(heads: List[int], deps: Sequence[str]) -> None:
             heads[cc] = following[0]
 
 
+def _take_head_place(heads: List[int], deps: List[str], node: int, relation: str) -> None:
+    """`node` takes the place of its head: the head's own head (itself, where the head was the
+    root) and relation; the old head becomes `node`'s `relation` dependent."""
+    head = heads[node]
+    heads[node] = node if heads[head] == head else heads[head]
+    deps[node] = deps[head]
+    heads[head], deps[head] = node, relation
+
+
 def head_first_names(heads: List[int], deps: List[str], old_deps: Sequence[str], upos: Sequence[str],
                      tags: Sequence[str]) -> None:
     """v2's names: a run of proper nouns (XPOS `NNP`, the earlier ones `nmod` of the last,
@@ -142,7 +151,7 @@ def head_first_names(heads: List[int], deps: List[str], old_deps: Sequence[str],
         if len(run) < 2:
             continue
         first = run[0]
-        heads[first], deps[first] = (first if heads[last] == last else heads[last]), deps[last]
+        _take_head_place(heads, deps, first, "flat:name")
         for i in children(heads, last):
             if i not in run:
                 heads[i] = first
@@ -178,9 +187,7 @@ def head_first_appositions(heads: List[int], deps: List[str]) -> None:
         for i in children(heads, second):
             if i < first:
                 heads[i] = first
-        heads[first] = first if heads[second] == second else heads[second]
-        deps[first] = deps[second]
-        heads[second], deps[second] = first, "appos"
+        _take_head_place(heads, deps, first, "appos")
 
 
 def _projective(heads: Sequence[int], spans: Sequence[Tuple[int, int]], punct: int, head: int) -> bool:
