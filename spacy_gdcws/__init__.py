@@ -20,6 +20,7 @@ else:
     from spacy_gdcws.data import tokenizer  # noqa: F401
     from spacy_gdcws.eval import scorer  # noqa: F401
     from spacy_gdcws.ml import ensemble  # noqa: F401
+    from spacy_gdcws.parse import component, corpus, factory as parse_factory, model  # noqa: F401
     from spacy_gdcws.pipeline import factory, lexicons, subwords  # noqa: F401
     from spacy_gdcws.pipeline.segmenter import GDSegmenter
     from spacy_gdcws.training import loggers, memory, schedules  # noqa: F401

@@ -3,7 +3,7 @@ shared tasks: a predicted word counts only if its character span equals a gold
 word's span, so segmentation errors cost tagging and parsing points.
 
 - Words: precision, recall, F over matching spans.
-- UPOS: a matched word whose UPOS equals the gold one.
+- UPOS, XPOS: a matched word whose UPOS (XPOS: `tag_`) equals the gold one.
 - UAS: a matched word whose head is the word with the gold head's span (or both
   are roots). LAS: UAS and the same relation label.
 
@@ -37,15 +37,15 @@ def _word_spans(doc: Doc) -> List[Optional[Span]]:
     return spans
 
 
-def _analyses(doc: Doc) -> Dict[Span, Tuple[str, Optional[Span], str]]:
-    """span -> (UPOS, head span or None for a root, relation)."""
+def _analyses(doc: Doc) -> Dict[Span, Tuple[str, Optional[Span], str, str]]:
+    """span -> (UPOS, head span or None for a root, relation, XPOS)."""
     spans = _word_spans(doc)
-    out: Dict[Span, Tuple[str, Optional[Span], str]] = {}
+    out: Dict[Span, Tuple[str, Optional[Span], str, str]] = {}
     for token, span in zip(doc, spans):
         if span is None:
             continue
         head = None if token.head.i == token.i else spans[token.head.i]
-        out[span] = (token.pos_, head, token.dep_.lower())
+        out[span] = (token.pos_, head, token.dep_.lower(), token.tag_)
     return out
 
 
@@ -60,22 +60,23 @@ def score_ud(pairs: Iterable[Tuple[Doc, Doc]]) -> Dict[str, Dict[str, float]]:
     """Character-aligned scores of (predicted, gold) doc pairs.
 
     The texts of each pair must agree once whitespace is removed.
-    RETURNS (Dict[str, Dict[str, float]]): {"words"|"upos"|"uas"|"las": {"p", "r", "f"}}.
+    RETURNS (Dict[str, Dict[str, float]]): {"words"|"upos"|"xpos"|"uas"|"las": {"p", "r", "f"}}.
     """
     n_pred = n_gold = 0
-    correct = {"words": 0, "upos": 0, "uas": 0, "las": 0}
+    correct = {"words": 0, "upos": 0, "xpos": 0, "uas": 0, "las": 0}
     for i, (pred, gold) in enumerate(pairs):
         if "".join(pred.text.split()) != "".join(gold.text.split()):
             raise ValueError(Errors.E023.format(i=i))
         p, g = _analyses(pred), _analyses(gold)
         n_pred += len(p)
         n_gold += len(g)
-        for span, (pos, head, dep) in p.items():
+        for span, (pos, head, dep, tag) in p.items():
             if span not in g:
                 continue
-            gpos, ghead, gdep = g[span]
+            gpos, ghead, gdep, gtag = g[span]
             correct["words"] += 1
             correct["upos"] += pos == gpos
+            correct["xpos"] += tag == gtag
             if head == ghead:
                 correct["uas"] += 1
                 correct["las"] += dep == gdep

@@ -1,0 +1,225 @@
+"""Arc scores -> a dependency tree (numpy): one root, every head inside the sentence.
+
+`scores[i, j]` is the score of word i + 1 taking head j (0 = the root, j = k + 1 for word k), as
+the biaffine parser gives them (log-probabilities). `decode_tree` keeps the unconstrained best
+heads when they already form a tree (the usual case for a trained parser, and then the best tree
+of either kind), and otherwise runs Eisner's algorithm (projective, Eisner 1996) or the
+Chu-Liu-Edmonds maximum spanning tree (non-projective), each with exactly one word under the root.
+"""
+from typing import List, Optional
+
+import numpy
+
+NEG = -1e9
+
+
+def is_tree(heads: numpy.ndarray, projective: bool = False) -> bool:
+    """Whether `heads` (heads[i] of word i + 1, 0 = root) is a tree with one root word (and no
+    crossing arcs, if `projective`)."""
+    n = len(heads)
+    if n == 0:
+        return True
+    if int((heads == 0).sum()) != 1:
+        return False
+    # every word reaches the root: follow heads at most n steps
+    state = numpy.zeros(n + 1, dtype=numpy.int8)  # 0 unvisited, 1 on path, 2 reaches root
+    state[0] = 2
+    for start in range(1, n + 1):
+        path = []
+        node = start
+        while state[node] == 0:
+            state[node] = 1
+            path.append(node)
+            node = int(heads[node - 1])
+        if state[node] == 1:
+            return False
+        for p in path:
+            state[p] = 2
+    if projective:
+        return not _crosses(heads)
+    return True
+
+
+def _crosses(heads: numpy.ndarray) -> bool:
+    n = len(heads)
+    deps = numpy.arange(1, n + 1)
+    lo = numpy.minimum(deps, heads)
+    hi = numpy.maximum(deps, heads)
+    # arcs (a, b) and (c, d) cross when a < c < b < d
+    a, c = lo[:, None], lo[None, :]
+    b, d = hi[:, None], hi[None, :]
+    return bool(((a < c) & (c < b) & (b < d)).any())
+
+
+def eisner(scores: numpy.ndarray) -> numpy.ndarray:
+    """The best projective tree with one word under the root (Eisner's algorithm, O(n^3),
+    vectorised over the spans of one width).
+
+    scores (numpy.ndarray): (n, n + 1) arc scores.
+    RETURNS (numpy.ndarray): (n,) heads, 0 = root.
+    """
+    n = scores.shape[0]
+    if n == 1:
+        return numpy.zeros(1, dtype=numpy.int64)
+    # s[h, d] over words 0..n-1 (without the root)
+    s = scores[:, 1:].T.astype(numpy.float64)
+    inc_l = numpy.full((n, n), NEG)  # head j, dependent i (i < j): span i..j incomplete
+    inc_r = numpy.full((n, n), NEG)  # head i, dependent j
+    com_l = numpy.full((n, n), NEG)  # head j, span i..j complete
+    com_r = numpy.full((n, n), NEG)  # head i, span i..j complete
+    bp_inc = numpy.zeros((n, n), dtype=numpy.int64)
+    bp_com_l = numpy.zeros((n, n), dtype=numpy.int64)
+    bp_com_r = numpy.zeros((n, n), dtype=numpy.int64)
+    idx = numpy.arange(n)
+    com_l[idx, idx] = 0.0
+    com_r[idx, idx] = 0.0
+    for w in range(1, n):
+        i = numpy.arange(n - w)
+        j = i + w
+        k = i[:, None] + numpy.arange(w)[None, :]  # i..j-1
+        both = com_r[i[:, None], k] + com_l[k + 1, j[:, None]]
+        best = both.argmax(1)
+        val = both[numpy.arange(len(i)), best]
+        bp_inc[i, j] = k[numpy.arange(len(i)), best]
+        inc_l[i, j] = val + s[j, i]
+        inc_r[i, j] = val + s[i, j]
+        left = com_l[i[:, None], k] + inc_l[k, j[:, None]]
+        best = left.argmax(1)
+        com_l[i, j] = left[numpy.arange(len(i)), best]
+        bp_com_l[i, j] = k[numpy.arange(len(i)), best]
+        k2 = k + 1  # i+1..j
+        right = inc_r[i[:, None], k2] + com_r[k2, j[:, None]]
+        best = right.argmax(1)
+        com_r[i, j] = right[numpy.arange(len(i)), best]
+        bp_com_r[i, j] = k2[numpy.arange(len(i)), best]
+    root_scores = scores[:, 0] + com_l[0, idx] + com_r[idx, n - 1]
+    r = int(root_scores.argmax())
+    heads = numpy.zeros(n, dtype=numpy.int64)
+    heads[r] = 0
+    stack = [("cl", 0, r), ("cr", r, n - 1)]
+    while stack:
+        kind, i, j = stack.pop()
+        if i == j:
+            continue
+        if kind == "cl":
+            k = int(bp_com_l[i, j])
+            stack += [("cl", i, k), ("il", k, j)]
+        elif kind == "cr":
+            k = int(bp_com_r[i, j])
+            stack += [("ir", i, k), ("cr", k, j)]
+        else:
+            k = int(bp_inc[i, j])
+            if kind == "il":
+                heads[i] = j + 1
+            else:
+                heads[j] = i + 1
+            stack += [("cr", i, k), ("cl", k + 1, j)]
+    return heads
+
+
+def chu_liu_edmonds(scores: numpy.ndarray) -> numpy.ndarray:
+    """The best tree (crossing arcs allowed) with one word under the root: Chu-Liu-Edmonds for
+    each root word candidate in the order of its root score, stopping once no better total is
+    possible (Zmigrod et al. 2020 reduce this to one call; sentences here are short).
+
+    scores (numpy.ndarray): (n, n + 1) arc scores.
+    RETURNS (numpy.ndarray): (n,) heads, 0 = root.
+    """
+    n = scores.shape[0]
+    full = numpy.full((n + 1, n + 1), NEG)
+    full[1:, :] = scores
+    numpy.fill_diagonal(full, NEG)
+    best_heads: Optional[numpy.ndarray] = None
+    best_total = -numpy.inf
+    order = numpy.argsort(-scores[:, 0])
+    for r in order:
+        # an upper bound: r under the root, every other word under its best word
+        if scores[r, 0] + numpy.delete(full[1:, 1:].max(1), r).sum() <= best_total:
+            continue
+        constrained = full.copy()
+        constrained[1:, 0] = NEG
+        constrained[r + 1, :] = NEG
+        constrained[r + 1, 0] = scores[r, 0]
+        heads = _cle(constrained)
+        total = float(constrained[numpy.arange(1, n + 1), heads].sum())
+        if total > best_total:
+            best_total, best_heads = total, heads
+    assert best_heads is not None
+    return best_heads
+
+
+def _cle(full: numpy.ndarray) -> numpy.ndarray:
+    """Chu-Liu-Edmonds on a dense (n + 1, n + 1) score matrix (row = dependent, 0 = root, which
+    takes no head). RETURNS heads of nodes 1..n."""
+    n1 = full.shape[0]
+    heads = full.argmax(1)
+    heads[0] = -1
+    cycle = _find_cycle(heads)
+    if cycle is None:
+        return heads[1:].copy()
+    cycle_set = set(cycle)
+    rest = [v for v in range(n1) if v not in cycle_set]
+    c = len(rest)  # the contracted node's index
+    index = {v: k for k, v in enumerate(rest)}
+    cycle_arr = numpy.array(cycle)
+    cycle_score = full[cycle_arr, heads[cycle_arr]]
+    small = numpy.full((c + 1, c + 1), NEG)
+    rest_arr = numpy.array(rest)
+    small[:c, :c] = full[numpy.ix_(rest_arr, rest_arr)]
+    # arcs out of the cycle: the best cycle member as head, for each outside dependent
+    out_scores = full[numpy.ix_(rest_arr, cycle_arr)]
+    small[:c, c] = out_scores.max(1)
+    out_from = cycle_arr[out_scores.argmax(1)]
+    # arcs into the cycle: entering at member m from head h breaks m's cycle arc
+    in_scores = full[numpy.ix_(cycle_arr, rest_arr)] - cycle_score[:, None]
+    small[c, :c] = in_scores.max(0)
+    in_to = cycle_arr[in_scores.argmax(0)]
+    small[0, :] = NEG
+    small_heads = numpy.concatenate([[-1], _cle(small)])
+    result = heads.copy()
+    for k, v in enumerate(rest):
+        if v == 0:
+            continue
+        h = small_heads[k]
+        result[v] = out_from[k] if h == c else rest[h]
+    h = small_heads[c]
+    entry = in_to[h]
+    result[entry] = rest[h]
+    return result[1:].copy()
+
+
+def _find_cycle(heads: numpy.ndarray) -> Optional[List[int]]:
+    n1 = len(heads)
+    state = [0] * n1
+    state[0] = 2
+    for start in range(1, n1):
+        path = []
+        node = start
+        while state[node] == 0:
+            state[node] = 1
+            path.append(node)
+            node = int(heads[node])
+        if state[node] == 1:
+            return path[path.index(node):]
+        for p in path:
+            state[p] = 2
+    return None
+
+
+def decode_tree(scores: numpy.ndarray, projective: bool = True) -> numpy.ndarray:
+    """The heads of one sentence: the best heads if they form a tree (projective, if asked),
+    else Eisner's (projective) or Chu-Liu-Edmonds' (not) tree.
+
+    scores (numpy.ndarray): (n, n + 1) arc scores, -inf or very low where an arc is impossible.
+    RETURNS (numpy.ndarray): (n,) heads, 0 = root, word k = k + 1.
+    """
+    n = scores.shape[0]
+    if n == 0:
+        return numpy.zeros(0, dtype=numpy.int64)
+    scores = numpy.where(numpy.isfinite(scores), scores, NEG)
+    # no word heads itself
+    scores[numpy.arange(n), numpy.arange(1, n + 1)] = NEG
+    heads = scores.argmax(1)
+    if is_tree(heads, projective):
+        return heads.astype(numpy.int64)
+    return eisner(scores) if projective else chu_liu_edmonds(scores)

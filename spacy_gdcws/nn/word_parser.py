@@ -1,0 +1,229 @@
+"""The word-level second stage: a biaffine dependency parser and tagger (Dozat & Manning 2017).
+
+One word encoder (hashed word, character and lexicon features -> BiLSTM) feeds four heads: UPOS,
+XPOS, arcs (a biaffine scorer over every head candidate, the root included) and relations (a
+biaffine scorer per label on a dependent and its head). Inputs are row ids computed outside the
+module (`spacy_gdcws.parse.features`), so the module has no vocabulary.
+"""
+from typing import Dict, List, Optional, Tuple
+
+import torch
+from torch import nn
+from torch.nn import functional
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.dropout import Dropout
+
+IGNORE = -1
+
+
+class Biaffine(nn.Module):
+    """`s[b, o, i, j] = x[b, i] W[o] y[b, j]` with a bias column on each side (Dozat & Manning's
+    biaffine layer): `n_out` scores for every (dependent i, head j) pair."""
+
+    def __init__(self, n_in: int, n_out: int = 1, bias_x: bool = True, bias_y: bool = True) -> None:
+        super().__init__()
+        self.bias_x, self.bias_y = bias_x, bias_y
+        self.weight = nn.Parameter(torch.zeros(n_out, n_in + bias_x, n_in + bias_y))
+
+    def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        if self.bias_x:
+            x = torch.cat([x, x.new_ones(x.shape[:-1] + (1,))], -1)
+        if self.bias_y:
+            y = torch.cat([y, y.new_ones(y.shape[:-1] + (1,))], -1)
+        # (B, O, I, J)
+        return torch.einsum("bxi,oij,byj->boxy", x, self.weight, y)
+
+
+class MLP(nn.Module):
+    """Linear + LeakyReLU + dropout (the arc and label projections)."""
+
+    def __init__(self, n_in: int, n_out: int, dropout: float) -> None:
+        super().__init__()
+        self.linear = nn.Linear(n_in, n_out)
+        self.dropout = Dropout(dropout)
+        nn.init.orthogonal_(self.linear.weight)
+        nn.init.zeros_(self.linear.bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.dropout(functional.leaky_relu(self.linear(x), 0.1))
+
+
+class WordCNN(nn.Module):
+    """Residual convolutions over the words (kernel 3, LeakyReLU, LayerNorm): a parallel
+    alternative to the BiLSTM, cheaper on a CPU; `depth` layers see 2 * depth words around."""
+
+    def __init__(self, n_in: int, width: int, depth: int, dropout: float) -> None:
+        super().__init__()
+        self.project = nn.Linear(n_in, width)
+        self.convs = nn.ModuleList(nn.Conv1d(width, width, 3, padding=1) for _ in range(depth))
+        self.norms = nn.ModuleList(nn.LayerNorm(width) for _ in range(depth))
+        self.dropout = Dropout(dropout)
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        h = self.project(x) * mask
+        for conv, norm in zip(self.convs, self.norms):
+            out = functional.leaky_relu(conv(h.transpose(1, 2)).transpose(1, 2), 0.1)
+            h = norm(h + self.dropout(out)) * mask
+        return h
+
+
+class BiaffineParserNet(nn.Module):
+    """Word features -> BiLSTM -> UPOS, XPOS, arc and relation scores.
+
+    feature_rows (List[int]): Rows of each hashed feature column's table (column k of `feats`).
+    feature_widths (List[int]): Width of each column's table; the embeddings are concatenated.
+    char_rows, char_width (int): The table of the characters inside each word (mean-pooled);
+        char_width 0 = off.
+    word_dropout (float): In training, a word's first feature column (the word itself) is dropped
+        to the unknown row with this probability, so rare words lean on their characters.
+    encoder (str): "lstm" (a BiLSTM) or "cnn" (`WordCNN`).
+    lstm_width (int): Hidden width of each LSTM direction (the CNN's width is twice this).
+    lstm_depth (int): Stacked BiLSTM (or CNN) layers.
+    arc_width, label_width (int): Widths of the arc and relation projections.
+    n_upos, n_xpos, n_labels (int): Rows of the three output layers (the labels seen in training
+        take the first rows; the config fixes the sizes so the module is built eagerly).
+    dropout (float): Dropout on embeddings, between LSTM layers and in the projections.
+
+    forward(feats, chars, lengths, gold=None):
+        feats (LongTensor): (B, T, F) rows per word.
+        chars (LongTensor): (B, T, C) character rows (0 = padding).
+        lengths (LongTensor): (B,) words per sentence.
+        gold (Optional[Tuple[LongTensor, ...]]): (heads, labels, upos, xpos), each (B, T), heads in
+            0..T (0 = the root), IGNORE where unknown. With it the forward returns the summed loss.
+        RETURNS: the loss (a scalar), or (arc log-probabilities (B, T, T + 1), the words' and the
+        heads' relation states (B, T, d + 1) and (B, T + 1, d + 1) for `label_rows`, UPOS (B, T),
+        XPOS (B, T)).
+    """
+
+    def __init__(self, feature_rows: List[int], feature_widths: List[int], char_rows: int = 5000,
+                 char_width: int = 50, word_dropout: float = 0.25, encoder: str = "lstm", lstm_width: int = 200,
+                 lstm_depth: int = 2, arc_width: int = 256, label_width: int = 64,
+                 n_upos: int = 24, n_xpos: int = 96, n_labels: int = 64, root_label: int = 0,
+                 dropout: float = 0.33) -> None:
+        super().__init__()
+        if len(feature_rows) != len(feature_widths) or not feature_rows:
+            raise ValueError(Errors.E114.format(n_rows=len(feature_rows), n_widths=len(feature_widths)))
+        self.tables = nn.ModuleList(nn.Embedding(rows, width, padding_idx=0)
+                                    for rows, width in zip(feature_rows, feature_widths))
+        for table in self.tables:
+            nn.init.normal_(table.weight, std=table.embedding_dim ** -0.5)
+            with torch.no_grad():
+                table.weight[0].zero_()
+        self.char_width = char_width
+        n_in = sum(feature_widths)
+        if char_width:
+            self.chars = nn.Embedding(char_rows, char_width, padding_idx=0)
+            nn.init.normal_(self.chars.weight, std=char_width ** -0.5)
+            n_in += char_width
+        self.word_dropout = word_dropout
+        self.embed_dropout = Dropout(dropout)
+        self.root = nn.Parameter(torch.randn(n_in) * n_in ** -0.5)
+        if encoder not in ("lstm", "cnn"):
+            raise ValueError(Errors.E119.format(encoder=encoder))
+        self.encoder = encoder
+        n_hidden = 2 * lstm_width
+        self.lstm: Optional[nn.LSTM] = None
+        self.cnn: Optional[WordCNN] = None
+        if encoder == "lstm":
+            self.lstm = nn.LSTM(n_in, lstm_width, num_layers=lstm_depth, batch_first=True,
+                                bidirectional=True, dropout=dropout if lstm_depth > 1 else 0.0)
+        else:
+            self.cnn = WordCNN(n_in, n_hidden, lstm_depth, dropout)
+        self.hidden_dropout = Dropout(dropout)
+        self.arc_dep, self.arc_head = MLP(n_hidden, arc_width, dropout), MLP(n_hidden, arc_width, dropout)
+        self.label_dep, self.label_head = MLP(n_hidden, label_width, dropout), MLP(n_hidden, label_width, dropout)
+        self.arc_attn = Biaffine(arc_width, 1, bias_x=True, bias_y=False)
+        self.label_attn = Biaffine(label_width, n_labels, bias_x=True, bias_y=True)
+        self.upos = nn.Sequential(MLP(n_hidden, label_width * 2, dropout), nn.Linear(label_width * 2, n_upos))
+        self.xpos = nn.Sequential(MLP(n_hidden, label_width * 2, dropout), nn.Linear(label_width * 2, n_xpos))
+        self.root_label = root_label
+        self.n_labels = n_labels
+
+    def embed(self, feats: torch.Tensor, chars: torch.Tensor) -> torch.Tensor:
+        """(B, T, F), (B, T, C) -> (B, T + 1, n_in): the words' embeddings after the root's."""
+        if self.training and self.word_dropout:
+            drop = torch.rand(feats.shape[:2], device=feats.device) < self.word_dropout
+            word = feats[..., 0].masked_fill(drop & (feats[..., 0] > 0), 1)
+            feats = torch.cat([word[..., None], feats[..., 1:]], -1)
+        parts = [table(feats[..., k]) for k, table in enumerate(self.tables)]
+        if self.char_width:
+            mask = (chars > 0).unsqueeze(-1).float()
+            summed = (self.chars(chars) * mask).sum(2)
+            parts.append(summed / mask.sum(2).clamp(min=1.0))
+        x = torch.cat(parts, -1)
+        root = self.root.expand(x.shape[0], 1, x.shape[-1])
+        return self.embed_dropout(torch.cat([root, x], 1))
+
+    def encode(self, feats: torch.Tensor, chars: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """(B, T + 1, 2 * lstm_width): contextual states, the root at position 0."""
+        x = self.embed(feats, chars)
+        if self.cnn is not None:
+            mask = (torch.arange(x.shape[1], device=x.device)[None, :] <= lengths[:, None]).unsqueeze(-1)
+            return self.hidden_dropout(self.cnn(x, mask.to(x.dtype)))
+        assert self.lstm is not None
+        packed = pack_padded_sequence(x, (lengths + 1).cpu(), batch_first=True, enforce_sorted=False)
+        out, _ = self.lstm(packed)
+        out, _ = pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])
+        return self.hidden_dropout(out)
+
+    def scores(self, feats: torch.Tensor, chars: torch.Tensor,
+               lengths: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Arc scores (B, T, T + 1) (padding heads at -inf), the label projections' states (for
+        `label_scores`) and UPOS / XPOS logits (B, T, n)."""
+        h = self.encode(feats, chars, lengths)
+        arc = self.arc_attn(self.arc_dep(h[:, 1:]), self.arc_head(h)).squeeze(1)
+        n_heads = h.shape[1]
+        head_mask = torch.arange(n_heads, device=h.device)[None, :] <= lengths[:, None]
+        arc = arc.masked_fill(~head_mask[:, None, :], float("-inf"))
+        # no word heads itself (word i is head row i + 1)
+        n_words = arc.shape[1]
+        self_arc = torch.arange(n_words, device=h.device)[:, None] + 1 == torch.arange(n_heads, device=h.device)[None, :]
+        arc = arc.masked_fill(self_arc[None], float("-inf"))
+        words = h[:, 1:]
+        return arc, self.label_dep(words), self.label_head(h), self.upos(words), self.xpos(words)
+
+    def forward(self, feats: torch.Tensor, chars: torch.Tensor, lengths: torch.Tensor,
+                gold: Optional[Tuple[torch.Tensor, ...]] = None) -> object:
+        arc, lab_dep, lab_head, upos, xpos = self.scores(feats, chars, lengths)
+        if gold is not None:
+            return self.loss(arc, lab_dep, lab_head, upos, xpos, gold)
+        ones = lab_dep.new_ones(lab_dep.shape[:-1] + (1,))
+        lab_dep = torch.cat([lab_dep, ones], -1)
+        lab_head = torch.cat([lab_head, lab_head.new_ones(lab_head.shape[:-1] + (1,))], -1)
+        return functional.log_softmax(arc, -1), lab_dep, lab_head, upos.argmax(-1), xpos.argmax(-1)
+
+    def label_rows(self, dep_states: torch.Tensor, head_states: torch.Tensor, is_root: torch.Tensor) -> torch.Tensor:
+        """The best relation of N arcs, from their dependents' and heads' relation states
+        ((N, d + 1) each, as `forward` returns them): the root's label for a root word, the best
+        other label elsewhere."""
+        scores = torch.einsum("ni,oij,nj->no", dep_states, self.label_attn.weight, head_states)
+        scores[:, self.root_label] = float("-inf")
+        best = scores.argmax(-1)
+        return torch.where(is_root, torch.full_like(best, self.root_label), best)
+
+    def loss(self, arc: torch.Tensor, lab_dep: torch.Tensor, lab_head: torch.Tensor, upos: torch.Tensor,
+             xpos: torch.Tensor, gold: Tuple[torch.Tensor, ...]) -> torch.Tensor:
+        """Summed token-averaged cross-entropies: heads, relations (at the gold head), UPOS, XPOS."""
+        heads, labels, gold_upos, gold_xpos = gold
+        loss = functional.cross_entropy(arc.flatten(0, 1), heads.flatten(), ignore_index=IGNORE)
+        has_label = (labels != IGNORE) & (heads != IGNORE)
+        if bool(has_label.any()):
+            b, t = has_label.nonzero(as_tuple=True)
+            dep_states = lab_dep[b, t]
+            head_states = lab_head[b, heads[b, t]]
+            w = self.label_attn.weight
+            dep_states = torch.cat([dep_states, dep_states.new_ones(dep_states.shape[0], 1)], -1)
+            head_states = torch.cat([head_states, head_states.new_ones(head_states.shape[0], 1)], -1)
+            label_scores = torch.einsum("ni,oij,nj->no", dep_states, w, head_states)
+            loss = loss + functional.cross_entropy(label_scores, labels[b, t])
+        loss = loss + functional.cross_entropy(upos.flatten(0, 1), gold_upos.flatten(), ignore_index=IGNORE)
+        if bool((gold_xpos != IGNORE).any()):
+            loss = loss + functional.cross_entropy(xpos.flatten(0, 1), gold_xpos.flatten(), ignore_index=IGNORE)
+        return loss
+
+
+def describe(net: BiaffineParserNet) -> Dict[str, int]:
+    """The module's parameter count (for the model card)."""
+    return {"parameters": sum(p.numel() for p in net.parameters())}

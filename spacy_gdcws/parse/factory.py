@@ -1,0 +1,48 @@
+"""The `gdcws_parser` factory and its default model (the main job's: `configs/ud_biaffine.cfg`)."""
+from typing import Callable, List, Optional
+
+from spacy.language import Language
+from thinc.api import Config, Model
+
+from spacy_gdcws.parse.component import BiaffineParser
+from spacy_gdcws.parse.sentences import SENTENCE_FINAL
+
+DEFAULT_MODEL_CONFIG = """
+[model]
+@architectures = "spacy_gdcws.BiaffineParser.v1"
+feature_rows = [50000, 5000, 5000, 64, 12, 24]
+feature_widths = [100, 50, 50, 25, 10, 10]
+char_rows = 5000
+char_width = 50
+word_dropout = 0.25
+encoder = "lstm"
+lstm_width = 200
+lstm_depth = 2
+arc_width = 256
+label_width = 64
+n_upos = 24
+n_xpos = 96
+n_labels = 64
+dropout = 0.33
+"""
+DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
+
+
+@Language.factory(
+    "gdcws_parser",
+    assigns=["token.pos", "token.tag", "token.head", "token.dep", "token.is_sent_start", "doc.sents"],
+    default_config={"model": DEFAULT_MODEL, "split_at": sorted(SENTENCE_FINAL), "projective": True,
+                    "scorer": {"@scorers": "spacy_gdcws.parser_scorer.v1"}},
+    default_score_weights={"pos_acc": 0.4, "tag_acc": 0.1, "dep_uas": 0.0, "dep_las": 0.5, "sents_f": 0.0,
+                           "dep_las_per_type": None, "sents_p": None, "sents_r": None},
+)
+def make_parser(nlp: Language, name: str, model: Model, split_at: List[str], projective: bool,
+                scorer: Optional[Callable]) -> BiaffineParser:
+    """UPOS, XPOS, heads and relations on the segmenter's words (a biaffine parser and tagger).
+
+    model (Model): `spacy_gdcws.BiaffineParser.v1`.
+    split_at (List[str]): Words that end a sentence (line breaks always do).
+    projective (bool): Projective trees (Eisner) or any tree (Chu-Liu-Edmonds).
+    scorer (Optional[Callable]): The scorer (`spacy_gdcws.parser_scorer.v1`).
+    """
+    return BiaffineParser(nlp.vocab, model, name, split_at=split_at, projective=projective, scorer=scorer)

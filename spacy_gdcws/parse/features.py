@@ -1,0 +1,187 @@
+"""Docs of words -> the parser's arrays: one row of hashed feature ids per word, the rows of its
+characters, and (in training) the gold heads, relations, UPOS and XPOS aligned to the words.
+
+Feature columns (`FEATURES`): the word's form; its first and last characters; its lexicon tag
+(jieba's part of speech for the word, 1 = not in the lexicon); its length in characters; its
+lexicon frequency's octave. Each word's row is computed once per process and kept by its ORTH id.
+"""
+import math
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from spacy_gdcws.errors import Errors
+from spacy_gdcws.parse.sentences import SENTENCE_FINAL, split_sentences
+
+FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
+#: rows reserved at the top of every table: 0 = padding, 1 = unknown (word dropout's row)
+RESERVED = 2
+MAX_CHARS = 8
+IGNORE = -1
+
+
+def _hash(text: str, rows: int) -> int:
+    return RESERVED + zlib.crc32(text.encode("utf8")) % (rows - RESERVED)
+
+
+@dataclass
+class Lexicon:
+    """A general lexicon with parts of speech: word -> (frequency, tag)."""
+
+    entries: Dict[str, Tuple[int, str]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, path: Union[str, Path]) -> "Lexicon":
+        """Read `word freq tag` lines (jieba's `dict.txt` format)."""
+        entries: Dict[str, Tuple[int, str]] = {}
+        with open(path, encoding="utf8") as f:
+            for n, line in enumerate(f, 1):
+                parts = line.split()
+                if not parts:
+                    continue
+                if len(parts) != 3 or not parts[1].isdigit():
+                    raise ValueError(Errors.E015.format(path=path, line=n, message="expected `word freq tag`"))
+                entries[parts[0]] = (int(parts[1]), parts[2])
+        return cls(entries)
+
+    def to_lines(self) -> str:
+        """The lexicon as `word freq tag` lines (how a saved pipeline keeps it)."""
+        return "".join(f"{w} {f} {t}\n" for w, (f, t) in self.entries.items())
+
+    @classmethod
+    def from_lines(cls, text: str) -> "Lexicon":
+        """Read what `to_lines` wrote."""
+        entries = {}
+        for line in text.splitlines():
+            if line:
+                w, f, t = line.split(" ")
+                entries[w] = (int(f), t)
+        return cls(entries)
+
+    def tags(self) -> List[str]:
+        """The lexicon's tags, sorted."""
+        return sorted({t for _, t in self.entries.values()})
+
+
+@dataclass
+class ParseBatch:
+    """The arrays of a batch of sentences (B sentences of at most T words).
+
+    feats: (B, T, len(FEATURES)) feature rows; chars: (B, T, C) character rows (0 = padding);
+    lengths: (B,) words per sentence; gold (training only): heads (0 = root, k + 1 = word k),
+    label, UPOS and XPOS rows, each (B, T), IGNORE where unknown. `where[b][k]` is the doc
+    and token index of word k of sentence b.
+    """
+
+    feats: numpy.ndarray
+    chars: numpy.ndarray
+    lengths: numpy.ndarray
+    where: List[Tuple[int, List[int]]]
+    #: per doc, where its whitespace tokens hang (`sentences.DocSentences.space_heads`)
+    space_heads: List[Dict[int, int]]
+    gold: Optional[Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]] = None
+
+
+class WordFeaturizer:
+    """Hashes words into the parser's feature rows (one row per word, cached by ORTH id).
+
+    rows (Sequence[int]): Rows of each column's table (`FEATURES` order).
+    char_rows (int): Rows of the character table.
+    lexicon (Lexicon): The general lexicon (tags and frequencies).
+    lexicon_tags (Sequence[str]): The lexicon's tags in row order (saved with the model).
+    split_at (Iterable[str]): Words that end a sentence (besides line breaks).
+    """
+
+    def __init__(self, rows: Sequence[int], char_rows: int, lexicon: Lexicon, lexicon_tags: Sequence[str],
+                 split_at: Iterable[str] = SENTENCE_FINAL) -> None:
+        self.rows = list(rows)
+        self.char_rows = char_rows
+        self.lexicon = lexicon
+        self.tag_rows = {t: RESERVED + i for i, t in enumerate(lexicon_tags)}
+        self.split_at = frozenset(split_at)
+        self._cache: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
+
+    def word_rows(self, orth: int, text: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """The feature row and the character rows of one word."""
+        cached = self._cache.get(orth)
+        if cached is not None:
+            return cached
+        rows = self.rows
+        freq, tag = self.lexicon.entries.get(text, (0, ""))
+        feats = numpy.array([
+            _hash(text, rows[0]),
+            _hash(text[:1], rows[1]),
+            _hash(text[-1:], rows[2]),
+            min(self.tag_rows.get(tag, 1), rows[3] - 1),
+            min(RESERVED + len(text), rows[4] - 1),
+            min(RESERVED + (int(math.log2(freq)) + 1 if freq > 0 else 0), rows[5] - 1),
+        ], dtype=numpy.int64)
+        chars = numpy.array([_hash(c, self.char_rows) for c in text[:MAX_CHARS]], dtype=numpy.int64)
+        self._cache[orth] = (feats, chars)
+        return feats, chars
+
+    def batch(self, docs: Sequence[Doc], examples: Optional[Sequence[Example]] = None,
+              labels: Optional[Dict[str, Dict[str, int]]] = None) -> ParseBatch:
+        """The arrays of every sentence of `docs` (with the aligned gold of `examples`, whose
+        predicted docs are `docs`, mapped to rows by `labels` {"heads"|"upos"|"xpos"|"deps": row})."""
+        where: List[Tuple[int, List[int]]] = []
+        space_heads: List[Dict[int, int]] = []
+        for d, doc in enumerate(docs):
+            split = split_sentences(doc, self.split_at)
+            where.extend((d, sent) for sent in split.sentences)
+            space_heads.append(split.space_heads)
+        n_sents = len(where)
+        max_len = max((len(s) for _, s in where), default=0)
+        feats = numpy.zeros((n_sents, max_len, len(FEATURES)), dtype=numpy.int64)
+        chars = numpy.zeros((n_sents, max_len, MAX_CHARS), dtype=numpy.int64)
+        lengths = numpy.zeros((n_sents,), dtype=numpy.int64)
+        for b, (d, sent) in enumerate(where):
+            doc = docs[d]
+            lengths[b] = len(sent)
+            for k, i in enumerate(sent):
+                token = doc[i]
+                f, c = self.word_rows(token.orth, token.text)
+                feats[b, k] = f
+                chars[b, k, : len(c)] = c
+        gold = None
+        if examples is not None:
+            gold = _aligned_gold(examples, where, max_len, labels or {})
+        return ParseBatch(feats, chars, lengths, where, space_heads, gold)
+
+
+def _aligned_gold(examples: Sequence[Example], where: List[Tuple[int, List[int]]], max_len: int,
+                  labels: Dict[str, Dict[str, int]]) -> Tuple[numpy.ndarray, ...]:
+    n = len(where)
+    heads = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
+    deps = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
+    upos = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
+    xpos = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
+    aligned: Dict[int, Tuple[list, list, list, list]] = {}
+    for b, (d, sent) in enumerate(where):
+        if d not in aligned:
+            eg = examples[d]
+            gold_heads, gold_deps = eg.get_aligned_parse(projectivize=False)
+            aligned[d] = (gold_heads, gold_deps, eg.get_aligned("POS", as_string=True),
+                          eg.get_aligned("TAG", as_string=True))
+        gold_heads, gold_deps, gold_pos, gold_tag = aligned[d]
+        position = {i: k for k, i in enumerate(sent)}
+        for k, i in enumerate(sent):
+            h = gold_heads[i]
+            dep = gold_deps[i]
+            if h is not None and dep:
+                if h == i:
+                    heads[b, k] = 0
+                elif h in position:
+                    heads[b, k] = position[h] + 1
+                if heads[b, k] != IGNORE:
+                    deps[b, k] = labels.get("deps", {}).get(dep, IGNORE)
+            if gold_pos[i]:
+                upos[b, k] = labels.get("upos", {}).get(gold_pos[i], IGNORE)
+            if gold_tag[i]:
+                xpos[b, k] = labels.get("xpos", {}).get(gold_tag[i], IGNORE)
+    return heads, deps, upos, xpos
