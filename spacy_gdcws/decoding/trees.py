@@ -52,50 +52,64 @@ def _crosses(heads: numpy.ndarray) -> bool:
 
 
 def eisner(scores: numpy.ndarray) -> numpy.ndarray:
-    """The best projective tree with one word under the root (Eisner's algorithm, O(n^3),
-    vectorised over the spans of one width).
+    """The best projective tree with one word under the root (Eisner's algorithm, O(n^3)).
 
     scores (numpy.ndarray): (n, n + 1) arc scores.
     RETURNS (numpy.ndarray): (n,) heads, 0 = root.
     """
-    n = scores.shape[0]
-    if n == 1:
-        return numpy.zeros(1, dtype=numpy.int64)
-    # s[h, d] over words 0..n-1 (without the root)
-    s = scores[:, 1:].T.astype(numpy.float64)
-    inc_l = numpy.full((n, n), NEG)  # head j, dependent i (i < j): span i..j incomplete
-    inc_r = numpy.full((n, n), NEG)  # head i, dependent j
-    com_l = numpy.full((n, n), NEG)  # head j, span i..j complete
-    com_r = numpy.full((n, n), NEG)  # head i, span i..j complete
-    bp_inc = numpy.zeros((n, n), dtype=numpy.int64)
-    bp_com_l = numpy.zeros((n, n), dtype=numpy.int64)
-    bp_com_r = numpy.zeros((n, n), dtype=numpy.int64)
+    return eisner_batch(scores[None], numpy.array([scores.shape[0]]))[0]
+
+
+def eisner_batch(scores: numpy.ndarray, lengths: numpy.ndarray) -> List[numpy.ndarray]:
+    """Eisner's algorithm for a batch of sentences at once, vectorised over the sentences and the
+    spans of one width (one pass of numpy operations per width, whatever the batch).
+
+    scores (numpy.ndarray): (B, n, n + 1) arc scores; sentence b has lengths[b] words (the rest
+        of its rows and columns are ignored).
+    RETURNS (List[numpy.ndarray]): each sentence's heads (lengths[b],), 0 = root.
+    """
+    n_batch, n = scores.shape[:2]
+    # s[b, h, d] over words 0..n-1 (without the root)
+    s = numpy.transpose(scores[:, :, 1:], (0, 2, 1)).astype(numpy.float64)
+    shape = (n_batch, n, n)
+    inc_l, inc_r = numpy.full(shape, NEG), numpy.full(shape, NEG)  # head j (l) / i (r) of span i..j
+    com_l, com_r = numpy.full(shape, NEG), numpy.full(shape, NEG)
+    bp_inc = numpy.zeros(shape, dtype=numpy.int64)
+    bp_com_l = numpy.zeros(shape, dtype=numpy.int64)
+    bp_com_r = numpy.zeros(shape, dtype=numpy.int64)
     idx = numpy.arange(n)
-    com_l[idx, idx] = 0.0
-    com_r[idx, idx] = 0.0
+    com_l[:, idx, idx] = 0.0
+    com_r[:, idx, idx] = 0.0
+    bb = numpy.arange(n_batch)[:, None, None]
     for w in range(1, n):
         i = numpy.arange(n - w)
         j = i + w
-        k = i[:, None] + numpy.arange(w)[None, :]  # i..j-1
-        both = com_r[i[:, None], k] + com_l[k + 1, j[:, None]]
-        best = both.argmax(1)
-        val = both[numpy.arange(len(i)), best]
-        bp_inc[i, j] = k[numpy.arange(len(i)), best]
-        inc_l[i, j] = val + s[j, i]
-        inc_r[i, j] = val + s[i, j]
-        left = com_l[i[:, None], k] + inc_l[k, j[:, None]]
-        best = left.argmax(1)
-        com_l[i, j] = left[numpy.arange(len(i)), best]
-        bp_com_l[i, j] = k[numpy.arange(len(i)), best]
+        k = i[:, None] + numpy.arange(w)[None, :]  # (spans, w): i..j-1
+        both = com_r[bb, i[:, None], k] + com_l[bb, k + 1, j[:, None]]  # (B, spans, w)
+        best = both.argmax(-1)
+        val = numpy.take_along_axis(both, best[..., None], -1)[..., 0]
+        bp_inc[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k, both.shape), best[..., None], -1)[..., 0]
+        inc_l[:, i, j] = val + s[:, j, i]
+        inc_r[:, i, j] = val + s[:, i, j]
+        left = com_l[bb, i[:, None], k] + inc_l[bb, k, j[:, None]]
+        best = left.argmax(-1)
+        com_l[:, i, j] = numpy.take_along_axis(left, best[..., None], -1)[..., 0]
+        bp_com_l[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k, left.shape), best[..., None], -1)[..., 0]
         k2 = k + 1  # i+1..j
-        right = inc_r[i[:, None], k2] + com_r[k2, j[:, None]]
-        best = right.argmax(1)
-        com_r[i, j] = right[numpy.arange(len(i)), best]
-        bp_com_r[i, j] = k2[numpy.arange(len(i)), best]
-    root_scores = scores[:, 0] + com_l[0, idx] + com_r[idx, n - 1]
-    r = int(root_scores.argmax())
+        right = inc_r[bb, i[:, None], k2] + com_r[bb, k2, j[:, None]]
+        best = right.argmax(-1)
+        com_r[:, i, j] = numpy.take_along_axis(right, best[..., None], -1)[..., 0]
+        bp_com_r[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k2, right.shape), best[..., None], -1)[..., 0]
+    out = []
+    for b in range(n_batch):
+        m = int(lengths[b])
+        root_scores = scores[b, :m, 0] + com_l[b, 0, :m] + com_r[b, numpy.arange(m), m - 1]
+        out.append(_backtrack(int(root_scores.argmax()), m, bp_inc[b], bp_com_l[b], bp_com_r[b]))
+    return out
+
+
+def _backtrack(r: int, n: int, bp_inc: numpy.ndarray, bp_com_l: numpy.ndarray, bp_com_r: numpy.ndarray) -> numpy.ndarray:
     heads = numpy.zeros(n, dtype=numpy.int64)
-    heads[r] = 0
     stack = [("cl", 0, r), ("cr", r, n - 1)]
     while stack:
         kind, i, j = stack.pop()
@@ -204,6 +218,32 @@ def _find_cycle(heads: numpy.ndarray) -> Optional[List[int]]:
         for p in path:
             state[p] = 2
     return None
+
+
+def decode_trees(scores: numpy.ndarray, lengths: numpy.ndarray, projective: bool = True) -> List[numpy.ndarray]:
+    """The heads of a batch of sentences: the best heads where they form a tree (projective, if
+    asked), else Eisner's trees (one batched pass over all of them) or Chu-Liu-Edmonds'.
+
+    scores (numpy.ndarray): (B, n, n + 1) arc scores of B sentences padded to n words.
+    lengths (numpy.ndarray): (B,) words per sentence.
+    RETURNS (List[numpy.ndarray]): each sentence's heads, 0 = root, word k = k + 1.
+    """
+    n_batch, n = scores.shape[:2]
+    scores = numpy.where(numpy.isfinite(scores), scores, NEG)
+    # no word heads itself
+    scores[:, numpy.arange(n), numpy.arange(1, n + 1)] = NEG
+    greedy = scores.argmax(-1)
+    heads: List[numpy.ndarray] = [greedy[b, : int(lengths[b])] for b in range(n_batch)]
+    repair = [b for b in range(n_batch) if not is_tree(heads[b], projective)]
+    if repair and projective:
+        m = int(max(lengths[b] for b in repair))
+        for b, h in zip(repair, eisner_batch(scores[repair, :m, : m + 1], lengths[repair])):
+            heads[b] = h
+    elif repair:
+        for b in repair:
+            m = int(lengths[b])
+            heads[b] = chu_liu_edmonds(scores[b, :m, : m + 1])
+    return [h.astype(numpy.int64) for h in heads]
 
 
 def decode_tree(scores: numpy.ndarray, projective: bool = True) -> numpy.ndarray:

@@ -28,12 +28,20 @@ class Biaffine(nn.Module):
         self.weight = nn.Parameter(torch.zeros(n_out, n_in + bias_x, n_in + bias_y))
 
     def forward(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """x (B, I, n), y (B, J, n) -> (B, O, I, J), as two batched matrix products."""
         if self.bias_x:
             x = torch.cat([x, x.new_ones(x.shape[:-1] + (1,))], -1)
         if self.bias_y:
             y = torch.cat([y, y.new_ones(y.shape[:-1] + (1,))], -1)
-        # (B, O, I, J)
-        return torch.einsum("bxi,oij,byj->boxy", x, self.weight, y)
+        xw = torch.matmul(x.unsqueeze(1), self.weight)  # (B, O, I, n)
+        return torch.matmul(xw, y.unsqueeze(1).transpose(-1, -2))
+
+    def pairs(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        """The scores of N given pairs: x (N, n + bias_x), y (N, n + bias_y), bias columns
+        included -> (N, O), as one matrix product."""
+        n_out, n_x, n_y = self.weight.shape
+        xw = (x @ self.weight.permute(1, 0, 2).reshape(n_x, n_out * n_y)).view(-1, n_out, n_y)
+        return (xw * y.unsqueeze(1)).sum(-1)
 
 
 class MLP(nn.Module):
@@ -198,7 +206,7 @@ class BiaffineParserNet(nn.Module):
         """The best relation of N arcs, from their dependents' and heads' relation states
         ((N, d + 1) each, as `forward` returns them): the root's label for a root word, the best
         other label elsewhere."""
-        scores = torch.einsum("ni,oij,nj->no", dep_states, self.label_attn.weight, head_states)
+        scores = self.label_attn.pairs(dep_states, head_states)
         scores[:, self.root_label] = float("-inf")
         best = scores.argmax(-1)
         return torch.where(is_root, torch.full_like(best, self.root_label), best)
@@ -213,10 +221,9 @@ class BiaffineParserNet(nn.Module):
             b, t = has_label.nonzero(as_tuple=True)
             dep_states = lab_dep[b, t]
             head_states = lab_head[b, heads[b, t]]
-            w = self.label_attn.weight
             dep_states = torch.cat([dep_states, dep_states.new_ones(dep_states.shape[0], 1)], -1)
             head_states = torch.cat([head_states, head_states.new_ones(head_states.shape[0], 1)], -1)
-            label_scores = torch.einsum("ni,oij,nj->no", dep_states, w, head_states)
+            label_scores = self.label_attn.pairs(dep_states, head_states)
             loss = loss + functional.cross_entropy(label_scores, labels[b, t])
         loss = loss + functional.cross_entropy(upos.flatten(0, 1), gold_upos.flatten(), ignore_index=IGNORE)
         if bool((gold_xpos != IGNORE).any()):

@@ -19,7 +19,7 @@ from spacy.util import registry
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
-from spacy_gdcws.decoding.trees import decode_tree
+from spacy_gdcws.decoding.trees import decode_trees
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.parse.features import Lexicon, ParseBatch, WordFeaturizer
 from spacy_gdcws.parse.model import Predicted, label_rows
@@ -73,49 +73,49 @@ class BiaffineParser(TrainablePipe):
 
     # -- prediction ----------------------------------------------------------------------------
 
-    def predict(self, docs: Iterable[Doc]) -> Tuple[ParseBatch, Optional[Predicted]]:
-        """The batch's arrays and the model's scores (None when the docs have no words)."""
-        docs = list(docs)
-        batch = self.featurizer.batch(docs)
-        if not batch.where:
-            return batch, None
-        return batch, self.model.predict(batch)
+    def predict(self, docs: Iterable[Doc]) -> Tuple[List[Tuple[ParseBatch, Predicted]], List[Dict[int, int]]]:
+        """The model's scores for each batch of sentences (sorted by length), and where each
+        doc's whitespace tokens hang."""
+        batches, space_heads = self.featurizer.batches(list(docs))
+        return [(batch, self.model.predict(batch)) for batch in batches], space_heads
 
-    def set_annotations(self, docs: Iterable[Doc], scores: Tuple[ParseBatch, Optional[Predicted]]) -> None:
+    def set_annotations(self, docs: Iterable[Doc],
+                        scores: Tuple[List[Tuple[ParseBatch, Predicted]], List[Dict[int, int]]]) -> None:
         """Write UPOS, XPOS, heads and relations (and so the sentences) on each doc."""
         docs = list(docs)
-        batch, predicted = scores
+        predicted, space_heads = scores
         labels = self.cfg["labels"]
         strings = self.vocab.strings
-        upos_ids = [strings.add(p) for p in labels["upos"]]
-        xpos_ids = [strings.add(t) for t in labels["xpos"]]
-        dep_ids = [strings.add(d) for d in labels["deps"]]
+        upos_ids = numpy.array([strings.add(p) for p in labels["upos"]] or [0], dtype=numpy.uint64)
+        xpos_ids = numpy.array([strings.add(t) for t in labels["xpos"]] or [0], dtype=numpy.uint64)
+        dep_ids = numpy.array([strings.add(d) for d in labels["deps"]] or [strings.add("ROOT")], dtype=numpy.uint64)
         space = (strings.add(SPACE_POS), strings.add(SPACE_TAG), strings.add(SPACE_DEP))
-        root_dep = dep_ids[0] if dep_ids else strings.add("ROOT")
         arrays = [_blank(doc) for doc in docs]
-        if predicted is not None:
-            arcs, lab_dep, lab_head, upos, xpos = predicted
-            decoded = [decode_tree(arcs[b, : len(sent), : len(sent) + 1], self.cfg["projective"])
-                       for b, (_, sent) in enumerate(batch.where)]
+        for batch, (arcs, lab_dep, lab_head, upos, xpos) in predicted:
+            decoded = decode_trees(arcs, batch.lengths, self.cfg["projective"])
             rows_b = numpy.concatenate([numpy.full(len(h), b) for b, h in enumerate(decoded)])
             rows_k = numpy.concatenate([numpy.arange(len(h)) for h in decoded])
             heads = numpy.concatenate(decoded)
             best = label_rows(self.model, lab_dep[rows_b, rows_k], lab_head[rows_b, heads], heads == 0)
+            deps = dep_ids[numpy.minimum(best, len(dep_ids) - 1)]
+            pos = upos_ids[numpy.minimum(upos[rows_b, rows_k], len(upos_ids) - 1)]
+            tags = xpos_ids[numpy.minimum(xpos[rows_b, rows_k], len(xpos_ids) - 1)]
             n = 0
             for b, (d, sent) in enumerate(batch.where):
+                tokens = numpy.asarray(sent, dtype=numpy.int64)
+                h = heads[n: n + len(sent)]
                 a = arrays[d]
-                for k, i in enumerate(sent):
-                    h = int(heads[n])
-                    a[i, 0] = 0 if h == 0 else _offset(sent[h - 1] - i)
-                    a[i, 1] = dep_ids[min(int(best[n]), len(dep_ids) - 1)]
-                    a[i, 2] = upos_ids[min(int(upos[b, k]), len(upos_ids) - 1)]
-                    a[i, 3] = xpos_ids[min(int(xpos[b, k]), len(xpos_ids) - 1)] if xpos_ids else 0
-                    n += 1
+                head_tokens = numpy.where(h == 0, tokens, tokens[numpy.maximum(h - 1, 0)])
+                a[tokens, 0] = (head_tokens - tokens).astype(numpy.int64).view(numpy.uint64)
+                a[tokens, 1] = deps[n: n + len(sent)]
+                a[tokens, 2] = pos[n: n + len(sent)]
+                a[tokens, 3] = tags[n: n + len(sent)]
+                n += len(sent)
         for d, doc in enumerate(docs):
             a = arrays[d]
-            for i, h in batch.space_heads[d].items():
+            for i, h in space_heads[d].items():
                 a[i, 0] = _offset(h - i)
-                a[i, 1] = root_dep if h == i else space[2]
+                a[i, 1] = dep_ids[0] if h == i else space[2]
                 a[i, 2] = space[0]
                 a[i, 3] = space[1]
             if not len(doc):

@@ -16,7 +16,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.parse.sentences import SENTENCE_FINAL, split_sentences
+from spacy_gdcws.parse.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
 
 FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
 #: rows reserved at the top of every table: 0 = padding, 1 = unknown (word dropout's row)
@@ -95,15 +95,17 @@ class WordFeaturizer:
     lexicon (Lexicon): The general lexicon (tags and frequencies).
     lexicon_tags (Sequence[str]): The lexicon's tags in row order (saved with the model).
     split_at (Iterable[str]): Words that end a sentence (besides line breaks).
+    max_words (int): A longer run of words without a sentence end is cut (`split_sentences`).
     """
 
     def __init__(self, rows: Sequence[int], char_rows: int, lexicon: Lexicon, lexicon_tags: Sequence[str],
-                 split_at: Iterable[str] = SENTENCE_FINAL) -> None:
+                 split_at: Iterable[str] = SENTENCE_FINAL, max_words: int = MAX_SENTENCE) -> None:
         self.rows = list(rows)
         self.char_rows = char_rows
         self.lexicon = lexicon
         self.tag_rows = {t: RESERVED + i for i, t in enumerate(lexicon_tags)}
         self.split_at = frozenset(split_at)
+        self.max_words = max_words
         self._cache: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
 
     def word_rows(self, orth: int, text: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
@@ -125,33 +127,62 @@ class WordFeaturizer:
         self._cache[orth] = (feats, chars)
         return feats, chars
 
-    def batch(self, docs: Sequence[Doc], examples: Optional[Sequence[Example]] = None,
-              labels: Optional[Dict[str, Dict[str, int]]] = None) -> ParseBatch:
-        """The arrays of every sentence of `docs` (with the aligned gold of `examples`, whose
-        predicted docs are `docs`, mapped to rows by `labels` {"heads"|"upos"|"xpos"|"deps": row})."""
+    def split(self, docs: Sequence[Doc]) -> Tuple[List[Tuple[int, List[int]]], List[Dict[int, int]]]:
+        """Every sentence of `docs` as (doc index, token indices), and where each doc's
+        whitespace tokens hang."""
         where: List[Tuple[int, List[int]]] = []
         space_heads: List[Dict[int, int]] = []
         for d, doc in enumerate(docs):
-            split = split_sentences(doc, self.split_at)
+            split = split_sentences(doc, self.split_at, self.max_words)
             where.extend((d, sent) for sent in split.sentences)
             space_heads.append(split.space_heads)
+        return where, space_heads
+
+    def arrays(self, docs: Sequence[Doc], where: List[Tuple[int, List[int]]]) -> Tuple[numpy.ndarray, ...]:
+        """feats, chars and lengths of the sentences `where` names."""
         n_sents = len(where)
         max_len = max((len(s) for _, s in where), default=0)
         feats = numpy.zeros((n_sents, max_len, len(FEATURES)), dtype=numpy.int64)
         chars = numpy.zeros((n_sents, max_len, MAX_CHARS), dtype=numpy.int64)
         lengths = numpy.zeros((n_sents,), dtype=numpy.int64)
+        word_rows = self.word_rows
         for b, (d, sent) in enumerate(where):
             doc = docs[d]
             lengths[b] = len(sent)
-            for k, i in enumerate(sent):
-                token = doc[i]
-                f, c = self.word_rows(token.orth, token.text)
-                feats[b, k] = f
+            rows = [word_rows(doc[i].orth, doc[i].text) for i in sent]
+            feats[b, : len(sent)] = numpy.stack([f for f, _ in rows])
+            for k, (_, c) in enumerate(rows):
                 chars[b, k, : len(c)] = c
+        return feats, chars, lengths
+
+    def batch(self, docs: Sequence[Doc], examples: Optional[Sequence[Example]] = None,
+              labels: Optional[Dict[str, Dict[str, int]]] = None) -> ParseBatch:
+        """The arrays of every sentence of `docs` (with the aligned gold of `examples`, whose
+        predicted docs are `docs`, mapped to rows by `labels` {"upos"|"xpos"|"deps": row})."""
+        where, space_heads = self.split(docs)
+        feats, chars, lengths = self.arrays(docs, where)
         gold = None
         if examples is not None:
-            gold = _aligned_gold(examples, where, max_len, labels or {})
+            gold = _aligned_gold(examples, where, feats.shape[1], labels or {})
         return ParseBatch(feats, chars, lengths, where, space_heads, gold)
+
+    def batches(self, docs: Sequence[Doc], max_padded: int = 4096) -> Tuple[List[ParseBatch], List[Dict[int, int]]]:
+        """Prediction batches: the sentences of `docs` sorted by length and grouped so that no
+        batch pads to more than `max_padded` words (a long sentence alone in its batch), and
+        where each doc's whitespace tokens hang."""
+        where, space_heads = self.split(docs)
+        order = sorted(range(len(where)), key=lambda b: len(where[b][1]))
+        batches: List[ParseBatch] = []
+        group: List[Tuple[int, List[int]]] = []
+        for b in order:
+            longest = len(where[b][1])
+            if group and (len(group) + 1) * longest > max_padded:
+                batches.append(ParseBatch(*self.arrays(docs, group), group, space_heads))
+                group = []
+            group.append(where[b])
+        if group:
+            batches.append(ParseBatch(*self.arrays(docs, group), group, space_heads))
+        return batches, space_heads
 
 
 def _aligned_gold(examples: Sequence[Example], where: List[Tuple[int, List[int]]], max_len: int,

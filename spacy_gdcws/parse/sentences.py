@@ -1,7 +1,10 @@
 """Where sentences end in a doc of words, and where its whitespace tokens hang.
 
 A line break always ends a sentence; with `split_at`, a word of those characters (。！？ by
-default) ends one too, together with the closing quotes and brackets right after it. Whitespace
+default) ends one too, together with the closing quotes and brackets right after it. A run of more
+than `max_words` words without either is cut after its last clause mark (，；：) in its second half,
+or else at `max_words`, so that the parser's arc scores (words x words) stay bounded on a text with
+no punctuation. Whitespace
 tokens belong to no sentence's words: they are tagged SPACE and attached to the word before them
 (or, at the start of a doc, the word after them), never a head (spaCy's convention).
 """
@@ -14,6 +17,9 @@ from spacy.tokens import Doc
 SENTENCE_FINAL = frozenset({"。", "！", "？", "!", "?", "…", "……"})
 #: closing marks that stay with the sentence they close
 CLOSING = frozenset({"”", "’", "」", "』", "）", ")", "》", "\"", "'", "】"})
+#: where an over-long sentence is cut, by preference
+CLAUSE = frozenset({"，", ",", "；", ";", "：", ":", "、"})
+MAX_SENTENCE = 200
 
 
 @dataclass
@@ -25,7 +31,8 @@ class DocSentences:
     space_heads: Dict[int, int]
 
 
-def split_sentences(doc: Doc, split_at: FrozenSet[str] = SENTENCE_FINAL) -> DocSentences:
+def split_sentences(doc: Doc, split_at: FrozenSet[str] = SENTENCE_FINAL,
+                    max_words: int = MAX_SENTENCE) -> DocSentences:
     """The sentences of one doc of words (see the module's docstring)."""
     sentences: List[List[int]] = []
     current: List[int] = []
@@ -47,8 +54,21 @@ def split_sentences(doc: Doc, split_at: FrozenSet[str] = SENTENCE_FINAL) -> DocS
         current.append(token.i)
         if text in split_at:
             close_pending = True
+        elif len(current) >= max_words:
+            current = _cut(doc, sentences, current, max_words)
     _close(sentences, current)
     return DocSentences(sentences, _space_heads(doc, spaces))
+
+
+def _cut(doc: Doc, sentences: List[List[int]], current: List[int], max_words: int) -> List[int]:
+    """Close the first part of an over-long run of words; RETURNS the rest."""
+    cut = len(current)
+    for k in range(len(current) - 1, max_words // 2 - 1, -1):
+        if doc[current[k]].text in CLAUSE:
+            cut = k + 1
+            break
+    sentences.append(current[:cut])
+    return current[cut:]
 
 
 def _close(sentences: List[List[int]], current: List[int]) -> None:

@@ -1,0 +1,132 @@
+"""`gdcws_parser`: trained on a few gold sentences, then tags, heads and relations on every doc, a tree
+per sentence, whitespace tokens SPACE, save/load round trips, `pipe` equal to the call."""
+from typing import List
+
+import numpy
+import pytest
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc
+from spacy.training import Example
+from thinc.api import Adam, fix_random_seed
+
+from spacy_gdcws.decoding.trees import is_tree
+from spacy_gdcws.readers.corpus import sentence_to_doc
+
+SMALL = {"@architectures": "spacy_gdcws.BiaffineParser.v1", "feature_rows": [2000, 500, 500, 64, 12, 24],
+         "feature_widths": [32, 16, 16, 8, 4, 4], "char_rows": 500, "char_width": 16, "word_dropout": 0.0,
+         "encoder": "lstm", "lstm_width": 32, "lstm_depth": 1, "arc_width": 32, "label_width": 16,
+         "n_upos": 24, "n_xpos": 64, "n_labels": 48, "dropout": 0.0}
+
+
+def _word_docs(nlp: Language, golds: List[Doc]) -> List[Doc]:
+    return [Doc(nlp.vocab, words=[t.text for t in g], spaces=[bool(t.whitespace_) for t in g]) for g in golds]
+
+
+@pytest.fixture(scope="module")
+def parsed(ud_sentences):
+    """A blank zh pipeline whose parser is overfitted on 12 UD sentences (gold words)."""
+    fix_random_seed(0)
+    nlp = spacy.blank("zh")
+    nlp.add_pipe("gdcws_parser", config={"model": SMALL})
+    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences[:12]]
+    examples = [Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)]
+    nlp.initialize(lambda: examples)
+    optimizer = Adam(0.01)
+    for _ in range(120):
+        nlp.update(examples, sgd=optimizer)
+    return nlp, golds
+
+
+def _analysis(doc: Doc):
+    return [(t.text, t.pos_, t.tag_, t.head.i, t.dep_) for t in doc]
+
+
+def test_it_learns_tags_and_trees(parsed):
+    nlp, golds = parsed
+    docs = list(nlp.pipe(_word_docs(nlp, golds)))
+    tokens = [(p, g) for d, gold in zip(docs, golds) for p, g in zip(d, gold)]
+    upos = numpy.mean([p.pos_ == g.pos_ for p, g in tokens])
+    xpos = numpy.mean([p.tag_ == g.tag_ for p, g in tokens])
+    las = numpy.mean([p.head.i == g.head.i and p.dep_ == g.dep_ for p, g in tokens])
+    assert upos > 0.95 and xpos > 0.95 and las > 0.9
+    scores = nlp.evaluate([Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)])
+    assert scores["pos_acc"] > 0.95 and scores["tag_acc"] > 0.95 and scores["dep_las"] > 0.9
+
+
+def test_every_sentence_is_a_tree_and_a_line_break_ends_one(parsed):
+    nlp, golds = parsed
+    words = [t.text for t in golds[0]] + ["\n"] + [t.text for t in golds[1]]
+    doc = nlp(Doc(nlp.vocab, words=words, spaces=[False] * len(words)))
+    sents = list(doc.sents)
+    assert len(sents) >= 2
+    break_at = len(golds[0])
+    assert doc[break_at].pos_ == "SPACE" and doc[break_at].tag_ == "_SP"
+    for token in doc:
+        # no arc crosses the line break; whitespace is never a head
+        assert (token.i <= break_at) == (token.head.i <= break_at)
+        assert not any(child.is_space for child in [token.head] if child is not token)
+    for sent in sents:
+        words_only = [t for t in sent if not t.is_space]
+        heads = numpy.array([0 if t.head.i == t.i else t.head.i - sent.start + 1 for t in words_only])
+        offset = numpy.array([t.i - sent.start for t in words_only])
+        # a tree over the sentence's words: one root, every head inside it
+        assert sum(t.head.i == t.i for t in words_only) == 1
+        assert all(sent.start <= t.head.i < sent.end for t in sent)
+        assert is_tree(numpy.array([0 if h == 0 else int(numpy.where(offset == h - 1)[0][0]) + 1 for h in heads]),
+                       projective=False)
+
+
+def test_sentence_final_marks_end_sentences(parsed):
+    nlp, _ = parsed
+    doc = nlp(Doc(nlp.vocab, words=["我", "爱", "北京", "。", "他", "喜欢", "上海", "。"], spaces=[False] * 8))
+    assert [s.text for s in doc.sents] == ["我爱北京。", "他喜欢上海。"]
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n", " \u3000\n"])
+def test_empty_and_whitespace_docs(parsed, text):
+    nlp, _ = parsed
+    doc = nlp(nlp.make_doc(text))
+    assert doc.text == text
+    assert all(t.pos_ == "SPACE" and t.head.i == t.i or t.head.is_space is False for t in doc)
+    assert all(t.pos_ == "SPACE" for t in doc)
+
+
+def test_pipe_equals_call_for_batch_sizes_1_and_256(parsed):
+    nlp, golds = parsed
+    texts = _word_docs(nlp, golds)
+    one_by_one = [_analysis(nlp(Doc(nlp.vocab, words=[t.text for t in d], spaces=[False] * len(d)))) for d in texts]
+    for batch_size in (1, 256):
+        assert [_analysis(d) for d in nlp.pipe(_word_docs(nlp, golds), batch_size=batch_size)] == one_by_one
+
+
+def test_to_disk_and_to_bytes_round_trips(parsed, tmp_path):
+    nlp, golds = parsed
+    before = [_analysis(d) for d in nlp.pipe(_word_docs(nlp, golds))]
+    nlp.to_disk(tmp_path / "p")
+    loaded = spacy.load(tmp_path / "p")
+    assert [_analysis(d) for d in loaded.pipe(_word_docs(loaded, golds))] == before
+    again = spacy.blank("zh")
+    again.add_pipe("gdcws_parser", config={"model": SMALL})
+    again.from_bytes(nlp.to_bytes())
+    assert [_analysis(d) for d in again.pipe(_word_docs(again, golds))] == before
+
+
+def test_a_changed_model_file_is_refused(parsed, tmp_path):
+    nlp, _ = parsed
+    nlp.to_disk(tmp_path / "p")
+    model = tmp_path / "p" / "gdcws_parser" / "model"
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="E064"):
+        spacy.load(tmp_path / "p")
+
+
+@pytest.mark.slow
+def test_a_long_doc_without_punctuation_parses_in_bounded_sentences(parsed):
+    nlp, golds = parsed
+    words = [t.text for t in golds[0] if t.text not in "。！？"] * 4000
+    doc = nlp(Doc(nlp.vocab, words=words, spaces=[False] * len(words)))
+    assert max(len(s) for s in doc.sents) <= 200
+    assert all(t.pos_ for t in doc)
