@@ -16,6 +16,8 @@ Contenders (`--contenders` picks some):
   components after the segmenter (the main job's tagger and parser) disabled, as
   `spacy.load("zh_gdcws", enable=["segmenter"])` gives;
 - `gdcws_full`: the same pipeline whole (segmenter, tagger, parser);
+- `gdcws_full_baseline`: `--baseline-model`'s pipeline whole (e.g. the previous main job's, spaCy's
+  transition-based second stage), so two second stages' rates are measured in the same run;
 - `gdcws_pipe_int8`: the same after `spacy_gdcws.app.precision.quantize_segmenter` (int8 Linear layers);
 - `gdcws_pipe_bf16`: the same loaded with `mixed_precision = true` (bf16 autocast; on CPU it pays
   only with AVX512-BF16 / AMX);
@@ -36,6 +38,7 @@ Contenders (`--contenders` picks some):
   tokens in linear time: spaCy's is quadratic in the length of a line);
 - `pkuseg`: spacy-pkuseg `cut` (`user_dict=None`) with `--pkuseg-model`;
 - `jieba`: `jieba.lcut`, default dictionary;
+- `jieba_posseg`: `jieba.posseg.lcut` (words and jieba's parts of speech), the POS peer;
 - `spacy_pkuseg`: spaCy `zh` with the pkuseg segmenter and `--pkuseg-model`.
 
 Each (contender, input) runs in a fresh Python process: load, one untimed
@@ -67,7 +70,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parents[2]
 CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
               "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
-              "spacy_char", "linear_char", "pkuseg", "jieba", "spacy_pkuseg"]
+              "spacy_char", "linear_char", "pkuseg", "jieba", "jieba_posseg", "spacy_pkuseg", "gdcws_full_baseline"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
 NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
                "gdcws_zero_priors"}
@@ -76,7 +79,7 @@ NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
 LINEAR_CHAR_CONFIG = {"nlp": {"tokenizer": {"@tokenizers": "spacy_gdcws.ChineseCharTokenizer.v1"}}}
 NEEDS_PKUSEG = {"pkuseg", "spacy_pkuseg"}
-NEEDS_BASELINE = {"gdcws_pipe_baseline"}
+NEEDS_BASELINE = {"gdcws_pipe_baseline", "gdcws_full_baseline"}
 
 
 def load_texts(name: str, sxu_test: Path) -> List[str]:
@@ -105,7 +108,7 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         path = args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST else args.model
         nlp = spacy.load(path, config=config)
         nlp.max_length = 10**8
-        if name == "gdcws_full":
+        if name in ("gdcws_full", "gdcws_full_baseline"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         keep_words_only(nlp)
         if name in ("gdcws_zero", "gdcws_zero_priors"):
@@ -149,6 +152,13 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         jieba.setLogLevel(60)
         jieba.initialize()
         return (lambda texts: sum(len(jieba.lcut(t)) for t in texts)), identity
+    if name == "jieba_posseg":
+        import jieba
+        import jieba.posseg
+
+        jieba.setLogLevel(60)
+        jieba.initialize()
+        return (lambda texts: sum(len(jieba.posseg.lcut(t)) for t in texts)), identity
     if name == "spacy_pkuseg":
         import spacy
 
