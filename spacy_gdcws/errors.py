@@ -139,3 +139,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E117 = "The {name} (gdcws_parser) computes its loss inside its model: call update, not get_loss."
     E118 = "The training data has {n} {kind} labels but the parser's model has {rows} rows for them: raise n_{kind} (n_labels for deps) in its config."
     E119 = "BiaffineParserNet: unknown encoder {encoder!r}; expected 'lstm' or 'cnn'."
+    E120 = "{path}: git blob id {found}, expected {expected} (the file at the commit `spacy project assets` fetches): the download is incomplete or another version. Fetch it again, or pass --no-verify for a file of your own."

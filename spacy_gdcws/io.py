@@ -189,6 +189,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def git_blob_id(path: Union[str, Path]) -> str:
+    """The file's git blob id (what `git hash-object FILE` prints: SHA-1 of a `blob <size>` header
+    and the bytes), to check a downloaded file against the commit it was taken from."""
+    path = Path(path)
+    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode("ascii"))
+    with path.open("rb") as f:
+        for block in read_blocks(f):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def folder_digest(folder: Union[str, Path]) -> str:
     """SHA-256 of a folder's files: each file's path under the folder and its bytes, in
     path order (`__pycache__` left out, so that importing a package does not change it)."""

@@ -54,6 +54,13 @@ CORPUS_TERMS: Dict[str, Dict[str, Any]] = {
     "ud_by_sa": {"license": "CC BY-SA 4.0", "sources": [_GSDSIMP_DEV, *_UD_MORE, _GSDSIMP_TEST],
                  "terms": "Every source is CC BY-SA (PUD's 3.0 allows an adaptation under 4.0): share the model "
                           "and works adapted from it under CC BY-SA 4.0, with attribution to the sources."},
+    "ud_gsdsimp_v2": {"license": "CC BY-SA 4.0",
+                      "sources": [{"name": "UD_Chinese-GSDSimp train (eb3aed3)",
+                                   "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
+                                   "author": "Universal Dependencies contributors (CC BY-SA 4.0)"},
+                                  _GSDSIMP_DEV, *_UD_MORE, _GSDSIMP_TEST],
+                      "terms": "Every source is CC BY-SA (PUD's 3.0 allows an adaptation under 4.0): share the model "
+                               "and works adapted from it under CC BY-SA 4.0, with attribution to the sources."},
     "ud_gsdsimp": {
         "license": "CC BY-SA 4.0",
         "sources": [{"name": "UD_Chinese-GSDSimp", "url": "https://github.com/UniversalDependencies/UD_Chinese-GSDSimp",
@@ -70,18 +77,22 @@ RESEARCH_ONLY = {"license": "research use only (the terms of the training corpus
 
 def model_card(corpus: str, config: str, official: Dict[str, float], n_train: int,
                examples: Sequence[Tuple[str, List[str]]] = (), normalize: str = "", n_lexicon: int = 0,
-               terms: str = "", analysis: Optional[Dict[str, float]] = None) -> str:
+               terms: str = "", analysis: Optional[Dict[str, float]] = None, biaffine: bool = False) -> str:
     """The model card section of the package's README; `examples`: texts and the
     model's own words for them (so the card shows what the model does); `analysis`:
-    UPOS, UAS and LAS F from raw test text where the pipeline has a tagger and parser."""
+    UPOS, UAS and LAS F from raw test text where the pipeline has a tagger and parser; `biaffine`:
+    the second stage is `gdcws_parser` (else spaCy's morphologizer and transition parser)."""
     shown = "; ".join(f"{text} → {' / '.join(words)}" for text, words in examples)
     rows: List[str] = [
         "### Model card",
         "",
         f"- **What it does**: Chinese word segmentation (`gdcws_segmenter`, config `{config}`), first in the "
         "pipeline on character tokens; `doc.text` is always the input.",
-        *([f"- **POS and dependencies**: a morphologizer (UPOS) and a parser trained on the segmenter's own words "
-           f"(`configs/ud_pipeline.cfg`); from raw test text, words aligned on characters: UPOS F {analysis['upos']:.3f}, "
+        *([(f"- **POS and dependencies**: one biaffine tagger and parser (`gdcws_parser`, `configs/ud_biaffine.cfg`: "
+            "UPOS, XPOS, heads and relations; sentences end at line breaks and 。！？) trained on the segmenter's own words; "
+            if biaffine else "- **POS and dependencies**: a morphologizer (UPOS) and a parser trained on the segmenter's own "
+            "words (`configs/ud_pipeline.cfg`); ")
+           + f"from raw test text, words aligned on characters: UPOS F {analysis['upos']:.3f}, "
            f"UAS F {analysis['uas']:.3f}, LAS F {analysis['las']:.3f}. "
            "`spacy.load(name, enable=['segmenter'])` gives the words alone at the segmenter's speed."]
           if analysis else []),
@@ -143,6 +154,7 @@ def package_meta_cli(
     examples: List[Tuple[str, List[str]]] = []
     normalize, n_lexicon = "", 0
     analysis: Optional[Dict[str, float]] = None
+    biaffine = False
     if model is not None:
         import spacy
 
@@ -156,12 +168,13 @@ def package_meta_cli(
             n_lexicon = len(segmenter.general_words) if segmenter.uses_general_lexicon else 0
         if "parser" in nlp.pipe_names and pipeline_metrics is not None:
             analysis = pipeline_scores(pipeline_metrics)
+            biaffine = type(nlp.get_pipe("parser")).__name__ == "BiaffineParser"
     meta = {
         "name": name,
         "version": version,
         "description": "Chinese word segmentation for spaCy (spacy-gdcws).",
         "license": terms["license"],
-        "sources": terms["sources"] + ([LEXICON_SOURCE] if n_lexicon else []),
+        "sources": terms["sources"] + ([LEXICON_SOURCE] if n_lexicon or biaffine else []),
         "performance": {
             "token_p": official["precision"], "token_r": official["recall"], "token_f": official["f"],
             "token_oov_r": official["oov_recall"], "token_iv_r": official["iv_recall"],
@@ -169,7 +182,7 @@ def package_meta_cli(
             **({"pos_acc": analysis["upos"], "dep_uas": analysis["uas"], "dep_las": analysis["las"]} if analysis else {}),
         },
         "notes": model_card(corpus, config, official, len(DocBin().from_disk(train)), examples, normalize, n_lexicon,
-                            terms.get("terms", ""), analysis),
+                            terms.get("terms", ""), analysis, biaffine),
     }
     atomic_write_text(output, json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     msg.good(f"{output}: licence {meta['license']}, F {official['f']}")

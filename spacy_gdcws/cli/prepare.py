@@ -12,7 +12,9 @@ from spacy_gdcws.cli.convert import (
     write_lines,
     write_vocabulary,
 )
+from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.evaluate import raw_test_lines
+from spacy_gdcws.io import git_blob_id
 from spacy_gdcws.readers import read_sentences, split_dev
 from spacy_gdcws.readers.corpora import get_corpus, resolve
 from spacy_gdcws.readers.relabel import relabel
@@ -20,12 +22,14 @@ from spacy_gdcws.readers.relabel import relabel
 
 @app.command("prepare")
 def prepare_cli(
-    corpus: str = typer.Argument(..., help="ud_gsd_more, ud_by_sa, ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
+    corpus: str = typer.Argument(..., help="ud_gsd_more, ud_by_sa, ud_gsdsimp_v2, ud_gsd, sxu, ud, zx, pku, msr, as, cityu or ud_gsdsimp"),
     corpora_dir: Path = typer.Argument(..., help="Folder with the corpora (release layout)"),
     output_dir: Path = typer.Argument(..., help="Where to write train/dev/test .spacy and text files"),
     dev_fraction: float = typer.Option(0.1, "--dev-fraction", help="Share of the training file for dev"),
     split: str = typer.Option("last", "--split", help="last (paper) or random"),
     seed: int = typer.Option(0, "--seed"),
+    verify: bool = typer.Option(True, "--verify/--no-verify",
+                                help="Check a fetched training file against its git blob id (--no-verify: a stand-in file)"),
 ) -> None:
     """Write train.spacy, dev.spacy (last 10% of the training file), test.spacy,
     words.txt (training vocabulary: the official one where the release has
@@ -34,14 +38,21 @@ def prepare_cli(
     train_path = resolve(corpora_dir, spec.train)
     test_path = resolve(corpora_dir, spec.test)
     more_paths = [resolve(corpora_dir, p) for p in spec.more_train]
-    for path in (train_path, test_path, *more_paths):
+    dev_path = resolve(corpora_dir, spec.dev) if spec.dev else None
+    for path in (train_path, test_path, *more_paths, *([dev_path] if dev_path else [])):
         if not path.exists():
             msg.fail(f"Missing {path}: run `spacy project assets` or point corpora_dir at a local copy", exits=1)
+    if spec.train_blob and verify and git_blob_id(train_path) != spec.train_blob:
+        msg.fail(Errors.E120.format(path=train_path, found=git_blob_id(train_path), expected=spec.train_blob), exits=1)
     output_dir.mkdir(parents=True, exist_ok=True)
     sentences = list(read_sentences(train_path, spec.fmt))
     if spec.relabel:
         sentences = [relabel(spec.relabel, sent) for sent in sentences]
-    train, dev = split_dev(sentences, dev_fraction, split, seed)
+    if dev_path is not None:  # a dev file of its own: the training file is not split
+        train, dev = list(sentences), list(read_sentences(dev_path, spec.fmt))
+        sentences += dev
+    else:
+        train, dev = split_dev(sentences, dev_fraction, split, seed)
     for path in more_paths:  # each file split on its own: every source has its dev part
         more = list(read_sentences(path, spec.more_format))
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)

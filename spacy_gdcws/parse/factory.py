@@ -10,20 +10,20 @@ from spacy_gdcws.parse.sentences import SENTENCE_FINAL
 DEFAULT_MODEL_CONFIG = """
 [model]
 @architectures = "spacy_gdcws.BiaffineParser.v1"
-feature_rows = [50000, 5000, 5000, 64, 12, 24]
+feature_rows = [20000, 5000, 5000, 64, 12, 24]
 feature_widths = [100, 50, 50, 25, 10, 10]
 char_rows = 5000
 char_width = 50
 word_dropout = 0.25
 encoder = "lstm"
 lstm_width = 200
-lstm_depth = 2
+lstm_depth = 1
 arc_width = 256
-label_width = 64
+label_width = 48
 n_upos = 24
 n_xpos = 96
 n_labels = 64
-dropout = 0.33
+dropout = 0.2
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
 

@@ -25,6 +25,10 @@ class CorpusSpec:
     relabel: the relabelling the first training file's annotation needs to
         match the others' (`"gsd_v1_to_v2"`: pre-v2.5 GSD's labels to GSDSimp's UD v2;
         `"gsd_v1_to_v2_trees"`: its labels, trees and punctuation forms).
+    dev: a dev file of its own: the first training file is then not split (the more_train files
+        still are, their last 10% joining the dev file's sentences).
+    train_blob: the training file's git blob id (`git hash-object`), checked by `prepare` for a
+        file fetched by `spacy project assets`.
     """
 
     train: str
@@ -40,6 +44,8 @@ class CorpusSpec:
     relabel: Optional[str] = None
     # format of the more_train files where it differs from the training file's
     more_fmt: Optional[str] = None
+    dev: Optional[str] = None
+    train_blob: Optional[str] = None
 
     @property
     def test_format(self) -> str:
@@ -77,6 +83,12 @@ CORPORA: Dict[str, CorpusSpec] = {
     # (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default
     "ud_by_sa": CorpusSpec(_GSDSIMP_DEV_AND_MORE[0], "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
                            more_train=_GSDSIMP_DEV_AND_MORE[1:]),
+    # UD_Chinese-GSDSimp's own training file (CC BY-SA 4.0, UD v2 trees: no conversion; not shipped:
+    # `spacy project assets --extra` fetches it at eb3aed3, checked against its git blob id) with HK,
+    # CFL and PUD, GSDSimp dev as dev: a model that is CC BY-SA throughout
+    "ud_gsdsimp_v2": CorpusSpec("ud_zh/zh_gsdsimp-ud-train.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
+                                more_train=_GSDSIMP_DEV_AND_MORE[1:], dev=_GSDSIMP_DEV_AND_MORE[0],
+                                train_blob="920b17964ee245a508b9de0f69330f3dca6b1749"),
     # openly licensed (CC BY-SA 4.0), shipped in assets/: trains on the 500 dev sentences
     "ud_gsdsimp": CorpusSpec("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll"),
     "sxu": CorpusSpec("sxu/train.txt", "sxu/test.txt", "sighan"),

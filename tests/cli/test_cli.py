@@ -246,3 +246,31 @@ def test_a_missing_extra_is_one_coded_line(tmp_path):
             "from spacy_gdcws.cli import run; run()")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 1 and len(done.stderr.strip().splitlines()) == 1 and "[E070]" in done.stderr
+
+
+def test_the_v2_training_file_is_checked_and_a_stand_in_trains(tmp_path):
+    """`ud_gsdsimp_v2` reads GSDSimp's own v2 training file (not on these machines: a CoNLL-U file of
+    the same format stands in), refuses a file whose git blob id is not the release's (E120), and
+    with --no-verify trains on it and HK, CFL and PUD with GSDSimp dev as dev."""
+    import shutil
+
+    from spacy_gdcws.io import git_blob_id
+
+    corpora = tmp_path / "corpora"
+    shutil.copytree(ROOT / "assets", corpora)
+    stand_in = corpora / "ud_zh" / "zh_gsdsimp-ud-train.conllu"
+    blocks = (ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu").read_text(encoding="utf8").split("\n\n")
+    stand_in.write_text("\n\n".join(blocks[:40]) + "\n\n", encoding="utf8")
+    hashed = subprocess.run(["git", "hash-object", str(stand_in)], capture_output=True, text=True)
+    if hashed.returncode == 0:
+        assert git_blob_id(stand_in) == hashed.stdout.strip()
+    refused = run_cli("prepare", "ud_gsdsimp_v2", corpora, tmp_path / "c")
+    assert refused.returncode == 1 and "E120" in refused.stdout + refused.stderr
+    cli("prepare", "ud_gsdsimp_v2", corpora, tmp_path / "c", "--no-verify")
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
+    dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
+    more = {"hk": 1004, "cfl": 451, "pud": 1000}
+    assert len(train) == 40 + sum(n - int(round(n * 0.1)) for n in more.values())
+    assert len(dev) == 500 + sum(int(round(n * 0.1)) for n in more.values())
+    assert train[0].has_annotation("DEP") and train[0].has_annotation("TAG")
