@@ -88,6 +88,40 @@ def gold_word_docs(golds: Sequence[Doc], nlp: Language) -> List[Doc]:
     return [Doc(nlp.vocab, words=[t.text for t in g], spaces=[bool(t.whitespace_) for t in g]) for g in golds]
 
 
+def _sentence_ends(doc: Doc) -> List[int]:
+    """The end offsets of a doc's sentences, counted over its text without whitespace."""
+    spans = _word_spans(doc)
+    ends = []
+    for sent in doc.sents:
+        last = [spans[t.i] for t in sent if spans[t.i] is not None]
+        if last:
+            ends.append(last[-1][1])
+    return ends
+
+
+def score_sentences(nlp: Language, golds: Sequence[Doc], group: int = 10,
+                    batch_size: int = 64) -> Dict[str, float]:
+    """Sentence boundaries from raw text: every `group` consecutive gold sentences joined into one
+    text (no separator, as running text comes), the pipeline's sentence ends against the gold ends
+    (offsets over the text without whitespace). RETURNS {"p", "r", "f"}."""
+    texts, gold_ends = [], []
+    for start in range(0, len(golds), group):
+        part = golds[start: start + group]
+        texts.append("".join(g.text for g in part))
+        ends, offset = [], 0
+        for g in part:
+            offset += sum(1 for c in g.text if not c.isspace())
+            ends.append(offset)
+        gold_ends.append(set(ends))
+    n_pred = n_gold = correct = 0
+    for doc, gold in zip(nlp.pipe(texts, batch_size=batch_size), gold_ends):
+        pred = set(_sentence_ends(doc))
+        n_pred += len(pred)
+        n_gold += len(gold)
+        correct += len(pred & gold)
+    return prf(correct, n_pred, n_gold)
+
+
 def evaluate_pipeline(nlp: Language, golds: Sequence[Doc], segmenter: Optional[str] = None,
                       batch_size: int = 64) -> Dict[str, Dict[str, Dict[str, float]]]:
     """Score a pipeline on gold docs twice: from raw text (the segmenter's
@@ -95,13 +129,17 @@ def evaluate_pipeline(nlp: Language, golds: Sequence[Doc], segmenter: Optional[s
     segmenter (Optional[str]): Its name (default: the first gdcws_segmenter).
 
     RETURNS: {"predicted_segmentation": scores, "gold_segmentation": scores},
-        each as returned by `score_ud`.
+        each as returned by `score_ud`, and where the pipeline sets sentences from its parse,
+        {"sentences": {"p", "r", "f"}} (`score_sentences`: ten gold sentences to a text).
     """
     segmenter = find_segmenter(nlp, segmenter)
     predicted = list(nlp.pipe((g.text for g in golds), batch_size=batch_size))
     with nlp.select_pipes(disable=[segmenter]):
         on_gold = list(nlp.pipe(gold_word_docs(golds, nlp), batch_size=batch_size))
-    return {
+    out = {
         "predicted_segmentation": score_ud(zip(predicted, golds)),
         "gold_segmentation": score_ud(zip(on_gold, golds)),
     }
+    if predicted and predicted[0].has_annotation("DEP"):
+        out["sentences"] = {"sentences": score_sentences(nlp, golds, batch_size=batch_size)}
+    return out

@@ -41,8 +41,10 @@ class BiaffineParser(TrainablePipe):
         self.model = model
         self.name = name
         self.scorer = scorer
-        self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": [],
-                                    "split_at": list(split_at), "projective": bool(projective)}
+        # saved with the component: what initialize read off the data (settings live in the config)
+        self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": []}
+        self.split_at = list(split_at)
+        self.projective = bool(projective)
         self.lexicon = Lexicon()
         self._featurizer: Optional[WordFeaturizer] = None
 
@@ -65,7 +67,7 @@ class BiaffineParser(TrainablePipe):
         """The featurizer (built from the model's table sizes and the lexicon on first use)."""
         if self._featurizer is None:
             self._featurizer = WordFeaturizer(self.model.attrs["feature_rows"], self.model.attrs["char_rows"],
-                                              self.lexicon, self.cfg["lexicon_tags"], self.cfg["split_at"])
+                                              self.lexicon, self.cfg["lexicon_tags"], self.split_at)
         return self._featurizer
 
     def _rows(self) -> Dict[str, Dict[str, int]]:
@@ -92,7 +94,7 @@ class BiaffineParser(TrainablePipe):
         space = (strings.add(SPACE_POS), strings.add(SPACE_TAG), strings.add(SPACE_DEP))
         arrays = [_blank(doc) for doc in docs]
         for batch, (arcs, lab_dep, lab_head, upos, xpos) in predicted:
-            decoded = decode_trees(arcs, batch.lengths, self.cfg["projective"])
+            decoded = decode_trees(arcs, batch.lengths, self.projective)
             rows_b = numpy.concatenate([numpy.full(len(h), b) for b, h in enumerate(decoded)])
             rows_k = numpy.concatenate([numpy.arange(len(h)) for h in decoded])
             heads = numpy.concatenate(decoded)
