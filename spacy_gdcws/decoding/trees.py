@@ -70,7 +70,8 @@ def eisner_batch(scores: numpy.ndarray, lengths: numpy.ndarray) -> List[numpy.nd
     """
     n_batch, n = scores.shape[:2]
     # s[b, h, d] over words 0..n-1 (without the root)
-    s = numpy.transpose(scores[:, :, 1:], (0, 2, 1)).astype(numpy.float64)
+    s = numpy.ascontiguousarray(numpy.transpose(scores[:, :, 1:], (0, 2, 1)), dtype=numpy.float64)
+    s_t = numpy.ascontiguousarray(scores[:, :, 1:], dtype=numpy.float64)  # s_t[b, d, h] = s[b, h, d]
     shape = (n_batch, n, n)
     inc_l, inc_r = numpy.full(shape, NEG), numpy.full(shape, NEG)  # head j (l) / i (r) of span i..j
     com_l, com_r = numpy.full(shape, NEG), numpy.full(shape, NEG)
@@ -80,32 +81,44 @@ def eisner_batch(scores: numpy.ndarray, lengths: numpy.ndarray) -> List[numpy.nd
     idx = numpy.arange(n)
     com_l[:, idx, idx] = 0.0
     com_r[:, idx, idx] = 0.0
-    bb = numpy.arange(n_batch)[:, None, None]
     for w in range(1, n):
-        i = numpy.arange(n - w)
-        j = i + w
-        k = i[:, None] + numpy.arange(w)[None, :]  # (spans, w): i..j-1
-        both = com_r[bb, i[:, None], k] + com_l[bb, k + 1, j[:, None]]  # (B, spans, w)
+        m = n - w  # spans i..i+w, i < m; t = 0..w-1 splits each
+        i = numpy.arange(m)[None, :]
+        both = _band(com_r, 0, 0, m, w, 0, 1) + _band(com_l, 1, w, m, w, 1, 0)  # C_r[i, i+t] + C_l[i+t+1, i+w]
         best = both.argmax(-1)
         val = numpy.take_along_axis(both, best[..., None], -1)[..., 0]
-        bp_inc[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k, both.shape), best[..., None], -1)[..., 0]
-        inc_l[:, i, j] = val + s[:, j, i]
-        inc_r[:, i, j] = val + s[:, i, j]
-        left = com_l[bb, i[:, None], k] + inc_l[bb, k, j[:, None]]
+        _diagonal(bp_inc, w, m)[...] = best + i
+        _diagonal(inc_l, w, m)[...] = val + _diagonal(s_t, w, m)
+        _diagonal(inc_r, w, m)[...] = val + _diagonal(s, w, m)
+        left = _band(com_l, 0, 0, m, w, 0, 1) + _band(inc_l, 0, w, m, w, 1, 0)  # C_l[i, i+t] + I_l[i+t, i+w]
         best = left.argmax(-1)
-        com_l[:, i, j] = numpy.take_along_axis(left, best[..., None], -1)[..., 0]
-        bp_com_l[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k, left.shape), best[..., None], -1)[..., 0]
-        k2 = k + 1  # i+1..j
-        right = inc_r[bb, i[:, None], k2] + com_r[bb, k2, j[:, None]]
+        _diagonal(com_l, w, m)[...] = numpy.take_along_axis(left, best[..., None], -1)[..., 0]
+        _diagonal(bp_com_l, w, m)[...] = best + i
+        right = _band(inc_r, 0, 1, m, w, 0, 1) + _band(com_r, 1, w, m, w, 1, 0)  # I_r[i, i+1+t] + C_r[i+1+t, i+w]
         best = right.argmax(-1)
-        com_r[:, i, j] = numpy.take_along_axis(right, best[..., None], -1)[..., 0]
-        bp_com_r[:, i, j] = numpy.take_along_axis(numpy.broadcast_to(k2, right.shape), best[..., None], -1)[..., 0]
+        _diagonal(com_r, w, m)[...] = numpy.take_along_axis(right, best[..., None], -1)[..., 0]
+        _diagonal(bp_com_r, w, m)[...] = best + i + 1
     out = []
     for b in range(n_batch):
         m = int(lengths[b])
         root_scores = scores[b, :m, 0] + com_l[b, 0, :m] + com_r[b, numpy.arange(m), m - 1]
         out.append(_backtrack(int(root_scores.argmax()), m, bp_inc[b], bp_com_l[b], bp_com_r[b]))
     return out
+
+
+def _band(a: numpy.ndarray, row: int, col: int, m: int, w: int, row_step: int, col_step: int) -> numpy.ndarray:
+    """A view (B, m, w) of a (B, n, n) array: element [b, i, t] is a[b, row + i + t * row_step,
+    col + i + t * col_step] (Eisner's split points of the spans of one width, without a copy)."""
+    sb, sr, sc = a.strides
+    start = a[:, row:, col:]
+    return numpy.lib.stride_tricks.as_strided(start, shape=(a.shape[0], m, w),
+                                              strides=(sb, sr + sc, row_step * sr + col_step * sc), writeable=False)
+
+
+def _diagonal(a: numpy.ndarray, w: int, m: int) -> numpy.ndarray:
+    """The writable view (B, m) of a[b, i, i + w]."""
+    sb, sr, sc = a.strides
+    return numpy.lib.stride_tricks.as_strided(a[:, :, w:], shape=(a.shape[0], m), strides=(sb, sr + sc))
 
 
 def _backtrack(r: int, n: int, bp_inc: numpy.ndarray, bp_com_l: numpy.ndarray, bp_com_r: numpy.ndarray) -> numpy.ndarray:
