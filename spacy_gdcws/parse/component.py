@@ -26,6 +26,8 @@ from spacy_gdcws.parse.model import Predicted, label_rows
 from spacy_gdcws.parse.persist import load_parser, save_parser
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
+#: CoNLL-U's empty field: a treebank without XPOS (UD Chinese HK, CFL) writes it in every row
+MISSING = "_"
 
 
 class BiaffineParser(TrainablePipe):
@@ -156,9 +158,9 @@ class BiaffineParser(TrainablePipe):
         roots = set()
         for eg in get_examples():
             for token in eg.reference:
-                if token.pos_:
+                if token.pos_ and token.pos_ != MISSING:
                     upos.add(token.pos_)
-                if token.tag_:
+                if token.tag_ and token.tag_ != MISSING:  # HK and CFL write "_": no XPOS, not a tag
                     xpos.add(token.tag_)
                 if token.dep_:
                     (roots if token.head.i == token.i else deps).add(token.dep_)

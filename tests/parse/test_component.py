@@ -130,3 +130,15 @@ def test_a_long_doc_without_punctuation_parses_in_bounded_sentences(parsed):
     doc = nlp(Doc(nlp.vocab, words=words, spaces=[False] * len(words)))
     assert max(len(s) for s in doc.sents) <= 200
     assert all(t.pos_ for t in doc)
+
+
+def test_a_treebank_without_xpos_teaches_no_tag(ud_sentences):
+    """UD Chinese HK and CFL write `_` in every XPOS field: that is no tag, not a tag to predict."""
+    nlp = spacy.blank("zh")
+    parser = nlp.add_pipe("gdcws_parser", config={"model": SMALL})
+    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences[:4]]
+    for token in golds[0]:
+        token.tag_ = "_"
+    parser.initialize(lambda: [Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)], nlp=nlp)
+    assert "_" not in parser.label_data["xpos"] and parser.label_data["xpos"]
+    assert parser.labels[0] == "root"
