@@ -140,3 +140,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E118 = "The training data has {n} {kind} labels but the parser's model has {rows} rows for them: raise n_{kind} (n_labels for deps) in its config."
     E119 = "BiaffineParserNet: unknown encoder {encoder!r}; expected 'lstm' or 'cnn'."
     E120 = "{path}: git blob id {found}, expected {expected} (the file at the commit `spacy project assets` fetches): the download is incomplete or another version. Fetch it again, or pass --no-verify for a file of your own."
+    E121 = "Unknown output format {fmt!r}; expected one of {options}."
+    E122 = "--search writes words and their sub-words: it goes with --format words only."
+    E123 = "{model} has no tagger and parser (a component named 'parser'): --format {fmt} needs one, e.g. zh_gdcws (the main job's)."
+    E124 = "The predicted CoNLL-U sentences do not spell gold doc {i}'s text: the file is not the output for these texts (or their order differs)."

@@ -82,6 +82,44 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
         yield from segmenter.segmented_words(docs, segmenter.predict(docs))
 
 
+FORMATS = ("words", "pos", "conllu")
+
+
+def write_tagged(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ", pos_sep: str = "/") -> int:
+    """Write each doc as one line of `word{pos_sep}UPOS` items (jieba's `-p`, pkuseg's `postag`);
+    RETURNS the number of lines."""
+    n = 0
+    for doc in docs:
+        out.write(delimiter.join(f"{t.text}{pos_sep}{t.pos_}" for t in doc if not t.is_space) + "\n")
+        n += 1
+    return n
+
+
+def write_conllu(docs: Iterable[Doc], out: IO[str]) -> int:
+    """Write each doc's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
+    UPOS, XPOS, HEAD, DEPREL; `SpaceAfter=No` where no whitespace follows a word; whitespace
+    tokens are left out, as CoNLL-U has no rows for them). An empty line writes no block.
+    RETURNS the number of lines (docs) read."""
+    n = 0
+    for doc in docs:
+        n += 1
+        for k, sent in enumerate(doc.sents if doc.has_annotation("DEP") else [doc[:]], 1):
+            words = [t for t in sent if not t.is_space]
+            if not words:
+                continue
+            ids = {t.i: j for j, t in enumerate(words, 1)}
+            out.write(f"# sent_id = {n}-{k}\n# text = {sent.text.strip()}\n")
+            for j, t in enumerate(words, 1):
+                head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
+                following = doc[t.i + 1] if t.i + 1 < len(doc) else None
+                space = bool(t.whitespace_) or (following is not None and following.is_space)
+                misc = "_" if space or following is None else "SpaceAfter=No"
+                out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
+                                     (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
+            out.write("\n")
+    return n
+
+
 def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
     """Write the words of each doc as one line (`search`: each word's dictionary sub-words
     before it, as jieba's `cut_for_search`; the pipeline needs `gdcws_subwords`); RETURNS

@@ -8,7 +8,8 @@ from tqdm import tqdm
 from wasabi import msg
 
 from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
-from spacy_gdcws.app.segment import load_pipeline, segment_lines, set_granularity, write_segmented
+from spacy_gdcws.app.segment import (FORMATS, load_pipeline, segment_lines, set_granularity, write_conllu,
+                                     write_segmented, write_tagged)
 from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
 from spacy_gdcws.decoding.decoder import check_granularity
@@ -35,10 +36,14 @@ def segment_cli(
     granularity: Optional[str] = typer.Option(None, "--granularity", help="fine (the model's words) or coarse (merged into the general lexicon's words where the model's boundaries allow); default: the pipeline's"),
     search: bool = typer.Option(False, "--search", help="Search granularity (jieba's cut_for_search): each word preceded by the user dictionary's and general lexicon's words inside it"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
+    fmt: str = typer.Option("words", "--format", "-f", help="words (the words), pos (word/UPOS, jieba's -p) or conllu (UPOS, XPOS, heads and relations; the whole pipeline)"),
+    pos_sep: str = typer.Option("/", "--pos-sep", help="Between a word and its UPOS in --format pos"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
-    exactly one output line: the words separated by the delimiter. The output
-    file appears whole or not at all (written to a temporary file, then renamed)."""
+    exactly one output line: the words separated by the delimiter (`--format pos`: each word
+    with its UPOS; `--format conllu`: each line's sentences as CoNLL-U blocks, from the whole
+    pipeline). The output file appears whole or not at all (written to a temporary file, then
+    renamed)."""
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
                    **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
     for name, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--threads", threads)):
@@ -52,7 +57,13 @@ def segment_cli(
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     if granularity is not None:
         check_granularity(granularity)  # before loading the model
-    nlp = load_pipeline(model, words_only=True)
+    if fmt not in FORMATS:
+        fail(Errors.E121.format(fmt=fmt, options=", ".join(FORMATS)))
+    if fmt != "words" and search:
+        fail(Errors.E122)
+    nlp = load_pipeline(model, words_only=fmt == "words")
+    if fmt != "words" and "parser" not in nlp.pipe_names:
+        fail(Errors.E123.format(model=model, fmt=fmt))
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
@@ -62,10 +73,17 @@ def segment_cli(
     lines = iter_text_lines(input_path)
     show = output_path is not None and sys.stderr.isatty() and not quiet
     docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), disable=not show, unit="line")
+    def write(out) -> int:
+        if fmt == "pos":
+            return write_tagged(docs, out, delimiter, pos_sep)
+        if fmt == "conllu":
+            return write_conllu(docs, out)
+        return write_segmented(docs, out, delimiter, search)
+
     if output_path is None:
-        write_segmented(docs, sys.stdout, delimiter, search)
+        write(sys.stdout)
         return
     with atomic_writer(output_path) as out:
-        n = write_segmented(docs, out, delimiter, search)
+        n = write(out)
     if not quiet:
         msg.good(f"{n} lines -> {output_path}")

@@ -187,7 +187,6 @@ def _cle(full: numpy.ndarray) -> numpy.ndarray:
     cycle_set = set(cycle)
     rest = [v for v in range(n1) if v not in cycle_set]
     c = len(rest)  # the contracted node's index
-    index = {v: k for k, v in enumerate(rest)}
     cycle_arr = numpy.array(cycle)
     cycle_score = full[cycle_arr, heads[cycle_arr]]
     small = numpy.full((c + 1, c + 1), NEG)

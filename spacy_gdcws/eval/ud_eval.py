@@ -143,3 +143,34 @@ def evaluate_pipeline(nlp: Language, golds: Sequence[Doc], segmenter: Optional[s
     if predicted and predicted[0].has_annotation("DEP"):
         out["sentences"] = {"sentences": score_sentences(nlp, golds, batch_size=batch_size)}
     return out
+
+
+def docs_from_sentences(vocab, sentences: Sequence, golds: Sequence[Doc]) -> List[Doc]:
+    """A system's CoNLL-U sentences (`readers.conll.read_conll`, e.g. what `segment --format conllu`
+    writes for one text a line) joined back into one doc per gold doc: consecutive sentences are
+    taken until their characters (whitespace left out) are the gold doc's (E124 where they never
+    are: the file is not the output for these texts)."""
+    out: List[Doc] = []
+    it = iter(sentences)
+    for i, gold in enumerate(golds):
+        target = "".join(gold.text.split())
+        words: List[str] = []
+        pos: List[str] = []
+        tags: List[str] = []
+        heads: List[int] = []
+        deps: List[str] = []
+        while len("".join(words)) < len(target):
+            sent = next(it, None)
+            if sent is None:
+                raise ValueError(Errors.E124.format(i=i))
+            offset = len(words)
+            words += sent.words
+            pos += sent.pos or ["_"] * len(sent.words)
+            tags += sent.tags or ["_"] * len(sent.words)
+            heads += [offset + h for h in (sent.heads or range(len(sent.words)))]
+            deps += sent.deps or ["dep"] * len(sent.words)
+        if "".join(words) != target:
+            raise ValueError(Errors.E124.format(i=i))
+        out.append(Doc(vocab, words=words, spaces=[False] * len(words), pos=pos, tags=tags, heads=heads,
+                       deps=deps) if words else Doc(vocab, words=[]))
+    return out

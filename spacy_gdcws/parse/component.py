@@ -217,7 +217,8 @@ def score_parse(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
     sentence boundaries (sents_*), by spaCy's own scorers."""
     examples = list(examples)
     scores = Scorer.score_token_attr(examples, "pos", **kwargs)
-    scores.update(Scorer.score_token_attr(examples, "tag", **kwargs))
+    # a treebank without XPOS (UD Chinese HK, CFL) writes "_": not a tag to score
+    scores.update(Scorer.score_token_attr(examples, "tag", missing_values={0, None, "", MISSING}, **kwargs))
     scores.update(parser_score(examples, **kwargs))
     return scores
 
