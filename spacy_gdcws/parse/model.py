@@ -8,7 +8,6 @@ from spacy.util import registry
 from thinc.api import ArgsKwargs, Model, xp2torch
 
 from spacy_gdcws.ml.wrapper import wrap_torch
-from spacy_gdcws.nn.word_parser import BiaffineParserNet
 from spacy_gdcws.parse.features import FEATURES, ParseBatch
 
 #: the predicted arrays: arc log-probabilities (B, T, T + 1), the words' and the heads' relation
@@ -53,6 +52,9 @@ def build_biaffine_parser(
         from spacy_gdcws.errors import Errors
 
         raise ValueError(Errors.E115.format(n=len(feature_rows), names=", ".join(FEATURES)))
+    # torch is imported when a model is built, not when spaCy loads the factories (DESIGN.md §4)
+    from spacy_gdcws.nn.word_parser import BiaffineParserNet
+
     net = BiaffineParserNet(feature_rows, feature_widths, char_rows=char_rows, char_width=char_width,
                             word_dropout=word_dropout, encoder=encoder, lstm_width=lstm_width, lstm_depth=lstm_depth,
                             arc_width=arc_width, label_width=label_width, n_upos=n_upos, n_xpos=n_xpos,
