@@ -1,8 +1,6 @@
 """Saving and loading the parser as a folder written whole (beside the target, with checksums,
 then moved into place) and verified on load: every file's checksum, and the model's structure
 against the one config.cfg builds, before any weight loads."""
-import os
-import shutil
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -10,16 +8,15 @@ import srsly
 from spacy import util
 
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
-from spacy_gdcws.pipeline.serialize import model_fingerprint
+from spacy_gdcws.io import CHECKSUMS, verify_checksums
+from spacy_gdcws.parse.features import Lexicon
+from spacy_gdcws.pipeline.serialize import model_fingerprint, save_whole
 
 FORMAT = 1
 
 
 def save_parser(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     """Write the parser's cfg, lexicon and model to `path`, whole or not at all."""
-    from spacy_gdcws.parse.features import Lexicon  # noqa: F401 (the lexicon's format)
-
     pipe.cfg["format"] = FORMAT
     pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)
     serialize = {
@@ -28,22 +25,11 @@ def save_parser(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "model": lambda p: pipe.model.to_disk(p),
         "vocab": lambda p: pipe.vocab.to_disk(p, exclude=exclude),
     }
-    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    try:
-        util.to_disk(tmp, serialize, exclude)
-        write_checksums(tmp)
-        replace_dir(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    save_whole(path, serialize, exclude)
 
 
 def load_parser(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     """Verify and read what `save_parser` wrote."""
-    from spacy_gdcws.parse.features import Lexicon
-
     if not verify_checksums(path):  # E063 / E064 from verify_checksums
         raise ValueError(Errors.E082.format(path=path / CHECKSUMS, format=FORMAT))
     try:

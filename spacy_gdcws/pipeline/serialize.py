@@ -112,8 +112,12 @@ def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "user_dict.json": lambda p: srsly.write_json(p, decoder.user_dict.to_list()),
         "vocab": lambda p: pipe.vocab.to_disk(p, exclude=exclude),
     }
-    # write beside the target, with checksums, then move into place: a failed
-    # save leaves the previous folder (or none), never a half-written one
+    save_whole(path, serialize, exclude)
+
+
+def save_whole(path: Path, serialize: Dict[str, Callable[[Path], Any]], exclude: Iterable[str]) -> None:
+    """`spacy.util.to_disk` into a folder beside the target, with checksums, then moved into
+    place: a failed save leaves the previous folder (or none), never a half-written one."""
     tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)

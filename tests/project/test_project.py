@@ -69,8 +69,8 @@ def test_project_workflow_all(tmp_path):
     words, analysis, pipe_names, words_only, licence, performance, notes, n_sources = json.loads(
         fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
-    # #47: words with UPOS and dependencies out of the box; the segmenter alone gives the same words
-    assert pipe_names == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    # #47, #60: words with UPOS and dependencies out of the box; the segmenter alone gives the same words
+    assert pipe_names == ["segmenter", "parser"]  # #60: gdcws_parser (configs/ud_biaffine.cfg)
     assert all(pos and dep and 0 <= head < len(words) for pos, dep, head in analysis)
     assert [w for w, _, _ in words_only] == words and not any(pos or dep for _, pos, dep in words_only)
     assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 7
@@ -79,7 +79,7 @@ def test_project_workflow_all(tmp_path):
     assert performance["token_f"] == pytest.approx(metrics["python"]["f"], abs=1e-4)  # JSON floats: 0.1669 may read back as 0.16690000000000002
     # the second stage's scores from raw text, character-aligned (evaluate-ud), in meta.json too
     analysis = json.loads((project / "metrics" / "ud_gsd_more_pipeline.json").read_text())
-    assert analysis["pipeline"] == ["segmenter", "tok2vec", "morphologizer", "parser"]
+    assert analysis["pipeline"] == ["segmenter", "parser"]
     assert analysis["gold_segmentation"]["words"]["f"] == 1.0
     assert performance["dep_las"] == pytest.approx(analysis["predicted_segmentation"]["las"]["f"], abs=1e-4)
     # the user's own zh_gdcws is still the one they had (#38, case 15: failed on fda9378)
