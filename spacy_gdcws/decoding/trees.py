@@ -1,7 +1,7 @@
 """Arc scores -> a dependency tree (numpy): one root, every head inside the sentence.
 
 `scores[i, j]` is the score of word i + 1 taking head j (0 = the root, j = k + 1 for word k), as
-the biaffine parser gives them (log-probabilities). `decode_tree` keeps the unconstrained best
+the biaffine parser gives them (log-probabilities). `decode_trees` keeps the unconstrained best
 heads when they already form a tree (the usual case for a trained parser, and then the best tree
 of either kind), and otherwise runs Eisner's algorithm (projective, Eisner 1996) or the
 Chu-Liu-Edmonds maximum spanning tree (non-projective), each with exactly one word under the root.
@@ -21,20 +21,8 @@ def is_tree(heads: numpy.ndarray, projective: bool = False) -> bool:
         return True
     if int((heads == 0).sum()) != 1:
         return False
-    # every word reaches the root: follow heads at most n steps
-    state = numpy.zeros(n + 1, dtype=numpy.int8)  # 0 unvisited, 1 on path, 2 reaches root
-    state[0] = 2
-    for start in range(1, n + 1):
-        path = []
-        node = start
-        while state[node] == 0:
-            state[node] = 1
-            path.append(node)
-            node = int(heads[node - 1])
-        if state[node] == 1:
-            return False
-        for p in path:
-            state[p] = 2
+    if _find_cycle(numpy.concatenate([[-1], heads])) is not None:
+        return False
     if projective:
         return not _crosses(heads)
     return True
@@ -215,6 +203,7 @@ def _cle(full: numpy.ndarray) -> numpy.ndarray:
 
 
 def _find_cycle(heads: numpy.ndarray) -> Optional[List[int]]:
+    """A cycle among nodes 1..n (heads[v] is node v's head, node 0 the root), or None."""
     n1 = len(heads)
     state = [0] * n1
     state[0] = 2
@@ -256,22 +245,3 @@ def decode_trees(scores: numpy.ndarray, lengths: numpy.ndarray, projective: bool
             m = int(lengths[b])
             heads[b] = chu_liu_edmonds(scores[b, :m, : m + 1])
     return [h.astype(numpy.int64) for h in heads]
-
-
-def decode_tree(scores: numpy.ndarray, projective: bool = True) -> numpy.ndarray:
-    """The heads of one sentence: the best heads if they form a tree (projective, if asked),
-    else Eisner's (projective) or Chu-Liu-Edmonds' (not) tree.
-
-    scores (numpy.ndarray): (n, n + 1) arc scores, -inf or very low where an arc is impossible.
-    RETURNS (numpy.ndarray): (n,) heads, 0 = root, word k = k + 1.
-    """
-    n = scores.shape[0]
-    if n == 0:
-        return numpy.zeros(0, dtype=numpy.int64)
-    scores = numpy.where(numpy.isfinite(scores), scores, NEG)
-    # no word heads itself
-    scores[numpy.arange(n), numpy.arange(1, n + 1)] = NEG
-    heads = scores.argmax(1)
-    if is_tree(heads, projective):
-        return heads.astype(numpy.int64)
-    return eisner(scores) if projective else chu_liu_edmonds(scores)

@@ -1,7 +1,6 @@
 """`gdcws_parser`: UPOS, XPOS, heads and relations on the segmenter's words, from one biaffine
 model (`spacy_gdcws.BiaffineParser.v1`), with a tree decoder (one root per sentence, every head in
 its sentence), sentences split at line breaks and sentence-final words, whitespace tokens SPACE."""
-from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -24,6 +23,7 @@ from spacy_gdcws.errors import Errors
 from spacy_gdcws.parse.features import Lexicon, ParseBatch, WordFeaturizer
 from spacy_gdcws.parse.model import Predicted, label_rows
 from spacy_gdcws.parse.persist import load_parser, save_parser
+from spacy_gdcws.pipeline.lexicons import JIEBA_DICT
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
 #: CoNLL-U's empty field: a treebank without XPOS (UD Chinese HK, CFL) writes it in every row
@@ -110,18 +110,20 @@ class BiaffineParser(TrainablePipe):
                 h = heads[n: n + len(sent)]
                 a = arrays[d]
                 head_tokens = numpy.where(h == 0, tokens, tokens[numpy.maximum(h - 1, 0)])
-                a[tokens, 0] = (head_tokens - tokens).astype(numpy.int64).view(numpy.uint64)
+                a[tokens, 0] = _offsets(head_tokens - tokens)
                 a[tokens, 1] = deps[n: n + len(sent)]
                 a[tokens, 2] = pos[n: n + len(sent)]
                 a[tokens, 3] = tags[n: n + len(sent)]
                 n += len(sent)
         for d, doc in enumerate(docs):
             a = arrays[d]
-            for i, h in space_heads[d].items():
-                a[i, 0] = _offset(h - i)
-                a[i, 1] = dep_ids[0] if h == i else space[2]
-                a[i, 2] = space[0]
-                a[i, 3] = space[1]
+            if space_heads[d]:
+                spaces = numpy.fromiter(space_heads[d].keys(), dtype=numpy.int64)
+                heads_of = numpy.fromiter(space_heads[d].values(), dtype=numpy.int64)
+                a[spaces, 0] = _offsets(heads_of - spaces)
+                a[spaces, 1] = numpy.where(heads_of == spaces, dep_ids[0], numpy.uint64(space[2]))
+                a[spaces, 2] = space[0]
+                a[spaces, 3] = space[1]
             if not len(doc):
                 continue
             doc.from_array([HEAD, DEP, POS, TAG], a)
@@ -171,15 +173,10 @@ class BiaffineParser(TrainablePipe):
         for kind, n in (("upos", attrs["n_upos"]), ("xpos", attrs["n_xpos"]), ("deps", attrs["n_labels"])):
             if len(self.cfg["labels"][kind]) > n:
                 raise ValueError(Errors.E118.format(kind=kind, n=len(self.cfg["labels"][kind]), rows=n))
-        from spacy_gdcws.parse.lexicon import shipped_lexicon_path
-
-        self.lexicon = Lexicon.read(lexicon if lexicon is not None else shipped_lexicon_path())
+        self.lexicon = Lexicon.read(lexicon if lexicon is not None else JIEBA_DICT)
         self.cfg["lexicon_tags"] = self.lexicon.tags()
         self._featurizer = None
-        sample = list(islice(get_examples(), 10))
         self.model.initialize()
-        if sample:
-            self.featurizer.batch([eg.predicted for eg in sample])
 
     # -- serialization -------------------------------------------------------------------------
 
@@ -229,9 +226,9 @@ def make_parser_scorer() -> Callable[..., Dict[str, Any]]:
     return score_parse
 
 
-def _offset(delta: int) -> numpy.uint64:
-    """A head offset as `Doc.from_array` reads it (two's complement in uint64)."""
-    return numpy.int64(delta).astype(numpy.uint64)
+def _offsets(deltas: numpy.ndarray) -> numpy.ndarray:
+    """Head offsets as `Doc.from_array` reads them (two's complement in uint64)."""
+    return deltas.astype(numpy.int64).view(numpy.uint64)
 
 
 def _blank(doc: Doc) -> numpy.ndarray:

@@ -19,6 +19,9 @@ from spacy_gdcws.decoding.dictionary_files import read_user_dict
 LEXICON_DIR = Path(__file__).resolve().parents[1] / "lexicons"
 # the words of two or more characters with frequency >= 5 in jieba 0.42.1's dict.txt (MIT)
 JIEBA_WORDS = LEXICON_DIR / "jieba_words.txt"
+# jieba 0.42.1's dict.txt lines of frequency >= 5, words of every length, `word freq tag`: what
+# `gdcws_parser` reads for its words' jieba part of speech and frequency (MIT)
+JIEBA_DICT = LEXICON_DIR / "jieba_dict.txt"
 
 
 @registry.misc("spacy_gdcws.general_lexicon.v1")
