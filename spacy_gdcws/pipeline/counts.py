@@ -9,13 +9,16 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
+from thinc.api import Model
 
-from spacy_gdcws.data.features import HoldoutFolds, source_text
+from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.priors import PairTally, TagTally, tag_pmi, transition_counts
 from spacy_gdcws.errors import Warnings
+from spacy_gdcws.ml.state import HOLDOUT_FOLDS_ATTR, LEXICON_COUNTS_ATTR
 from spacy_gdcws.pipeline.loss import gold_gaps
 from spacy_gdcws.pipeline.words import check_char_tokens, forced_boundaries
+from spacy_gdcws.training.augment import PseudoWords
 
 
 def has_known_spaces(eg: Example) -> bool:
@@ -130,3 +133,22 @@ class TrainingData:
         local = {w: block(i) for w, i in self.first.items() if block(i) == block(self.last[w])}
         return Blocks(HoldoutFolds.from_texts(self.texts, k), local,
                       self.decoding.tags.held_out([block(i) for i in range(n)], k))
+
+
+def training_state(data: TrainingData, model: Model, augment: bool,
+                   held_out_priors: bool) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
+    """What a segmenter needs to train and does not save, from one pass over its training data:
+    the pseudo-words' sources (where `augment`) and, per block of the data, the tag prior counted
+    without it (where `held_out_priors` and the model holds blocks out). Gives the model its block
+    leave-out folds and the words' counts for leave-one-out (its attrs) on the way.
+    RETURNS (Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]): None where off."""
+    pseudo = PseudoWords.from_counts(data.counts) if augment else None
+    blocks = data.blocks(model.attrs.get("holdout_folds", 0))
+    priors = None
+    if blocks is not None:
+        model.attrs[HOLDOUT_FOLDS_ATTR] = blocks.folds
+        if held_out_priors:
+            priors = HeldOutPriors(blocks)
+    if LEXICON_COUNTS_ATTR in model.attrs:
+        model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, blocks.local if blocks else {})
+    return pseudo, priors

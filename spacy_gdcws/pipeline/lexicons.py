@@ -10,7 +10,7 @@ general_lexicon`, so that `init-config general` trains from an installed wheel:
 """
 import functools
 from pathlib import Path
-from typing import FrozenSet, Optional, Union
+from typing import Any, FrozenSet, Optional, Set, Union
 
 from spacy.util import registry
 
@@ -42,3 +42,9 @@ def lexicon_words(path: Union[str, Path], min_freq: int = 0) -> FrozenSet[str]:
 def shipped_general_words() -> FrozenSet[str]:
     """The shipped general lexicon's words (read once per process)."""
     return lexicon_words(JIEBA_WORDS)
+
+
+def coarse_words(segmenter: Any) -> Set[str]:
+    """The words granularity "coarse" merges into: the segmenter's general lexicon, or, for a
+    model without one, the shipped one (a function, not a lambda: a segmenter pickles)."""
+    return segmenter.general_words or shipped_general_words()

@@ -35,16 +35,13 @@ from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
 from spacy_gdcws.data.doc_arrays import DocBatch
-from spacy_gdcws.data.features import WordCounts
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.dictionary_files import load_user_dict
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
     GENERAL_LEXICON_ATTR,
-    HOLDOUT_FOLDS_ATTR,
     LEXICON_ATTR,
-    LEXICON_COUNTS_ATTR,
     give_lexicon,
     model_normalizer,
     output_kind,
@@ -58,18 +55,13 @@ from spacy_gdcws.pipeline.counts import (
     HeldOutPriors,
     TrainingData,
     has_known_spaces,
+    training_state,
 )
-from spacy_gdcws.pipeline.lexicons import lexicon_words, shipped_general_words
+from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
 from spacy_gdcws.pipeline.loss import LOSSES, Gold, gap_loss, gold_gaps, no_prior, tagger_loss
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
 from spacy_gdcws.training.resume import UPDATES_KEY
-
-
-def _coarse_words(segmenter: "GDSegmenter") -> Set[str]:
-    """The words granularity "coarse" merges into: the segmenter's general lexicon, or, for a
-    model without one, the shipped one (a function, not a lambda: a segmenter pickles)."""
-    return segmenter.general_words or shipped_general_words()
 
 
 class _FromDecoder:
@@ -116,7 +108,7 @@ class GDSegmenter(TrainablePipe):
         # data's gap-label transition counts ("transitions") and characters' tag counts ("tags")
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
         self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model),
-                               coarse_words=functools.partial(_coarse_words, self), **decoding)
+                               coarse_words=functools.partial(coarse_words, self), **decoding)
         if loss not in LOSSES:
             raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
         self.loss = loss
@@ -365,18 +357,9 @@ class GDSegmenter(TrainablePipe):
         self._set_training_state(data)
 
     def _set_training_state(self, data: TrainingData) -> None:
-        """The training-only state: pseudo-words' sources, block leave-out, held-out
-        priors and the words' counts for leave-one-out."""
+        """The training-only state (`pipeline.counts.training_state`)."""
         augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
-        self._pseudo = PseudoWords.from_counts(data.counts) if augment else None
-        blocks = data.blocks(self.model.attrs.get("holdout_folds", 0))
-        self._held_out_priors = None
-        if blocks is not None:
-            self.model.attrs[HOLDOUT_FOLDS_ATTR] = blocks.folds
-            if self.held_out_priors:
-                self._held_out_priors = HeldOutPriors(blocks)
-        if LEXICON_COUNTS_ATTR in self.model.attrs:
-            self.model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, blocks.local if blocks else {})
+        self._pseudo, self._held_out_priors = training_state(data, self.model, augment, self.held_out_priors)
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with
