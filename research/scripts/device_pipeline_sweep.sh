@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# One device call for issue #47: the main job's second stage (configs/ud_pipeline.cfg) in several
+# One device call for issue #47 (and, through device_biaffine_sweep.sh, #60): a second stage
+# (CONFIG, default configs/ud_pipeline.cfg) in several
 # variants side by side on the device's CPU cores (2 threads each; the main job trains on 2 CPU
 # cores, so the comparison is on the same kind of hardware, many at once), all on the words of one
 # frozen segmenter (the main job's, `training/ud_gsd_more.general.tuned/model-best`), trained on the
@@ -24,11 +25,12 @@ if [ "${1:-}" = "--bundle" ]; then
   exit 0
 fi
 SWEEP=${1:-research/scripts/pipeline_sweeps/2026-11-27-configs.txt}
+CONFIG=${CONFIG:-configs/ud_pipeline.cfg}
 THREADS=${THREADS:-2}
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=$THREADS MKL_NUM_THREADS=$THREADS
+export PYTHONUNBUFFERED=1
 W=/tmp/sweep
 OUT=${OUT:-$W/out}
-STEPS=${STEPS:-1500}
+STEPS=${STEPS-1500}  # empty: each line's own --training.max_steps (or the config's)
 STOP_AT=${STOP_AT:-470}  # seconds after the start: stop training, score what each run has
 mkdir -p $W/runs "$OUT"
 tar -xzf .gpu/sweep.tar.gz -C $W || exit 1
@@ -36,28 +38,31 @@ if [ -z "${LOCAL:-}" ]; then  # LOCAL=1: this machine's environment (a dry run o
   export PYTHONPATH=/tmp/site
   mkdir -p /tmp/site && tar -xJf .gpu/site.tar.xz -C /tmp/site && python3 -m zipfile -e .gpu/spacy_gdcws-*.whl /tmp/site || exit 1
 fi
-python3 -c "import spacy, spacy_gdcws; print('spacy', spacy.__version__)" || exit 1
+python3 -c "import spacy, spacy_gdcws, torch; print('spacy', spacy.__version__, 'torch', torch.__version__, torch.cuda.is_available())" || exit 1
 nproc
-train() {  # NAME TRAIN_DOCBIN [overrides]
-  local name=$1 docbin=$2
+train() {  # NAME TRAIN_DOCBIN [overrides]; a NAME starting with gpu_ trains on the GPU (2 threads)
+  local name=$1 docbin=$2 gpu=-1 threads=$THREADS
   shift 2
-  python3 -m spacy train configs/ud_pipeline.cfg --output $W/runs/$name --paths.train "$W/corpus/$docbin" \
-    --paths.dev $W/corpus/dev_nogsdsimp.spacy --paths.segmenter $W/segmenter --training.max_steps "$STEPS" \
-    --gpu-id -1 "$@" > "$OUT/$name.log" 2>&1 &
+  case "$name" in gpu_*) gpu=0; threads=2 ;; esac
+  OMP_NUM_THREADS=$threads MKL_NUM_THREADS=$threads python3 -m spacy train "$CONFIG" --output $W/runs/$name \
+    --paths.train "$W/corpus/$docbin" --paths.dev $W/corpus/dev_nogsdsimp.spacy --paths.segmenter $W/segmenter \
+    ${STEPS:+--training.max_steps "$STEPS"} --gpu-id $gpu "$@" > "$OUT/$name.log" 2>&1 &
 }
 while read -r line; do
   case "$line" in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2086  # the line's words are the arguments
   train $line
 done < "$SWEEP"
-while pgrep -f "spacy train" > /dev/null && [ $SECONDS -lt "$STOP_AT" ]; do sleep 10; done
-pkill -f "spacy train"
+# only this sweep's runs: another job on the machine (the main job on the GPU) may train beside it
+while pgrep -f "spacy train.*$W/runs" > /dev/null && [ $SECONDS -lt "$STOP_AT" ]; do sleep 5; done
+pkill -f "spacy train.*$W/runs"
 sleep 3
 for d in $W/runs/*/; do
   name=$(basename "$d")
-  [ -d "$d/model-best" ] && python3 -m spacy_gdcws evaluate-ud "$d/model-best" $W/corpus/gsdsimp_dev.spacy \
-    --output "$OUT/$name.json" >> "$OUT/$name.log" 2>&1 &
+  [ -d "$d/model-best" ] && OMP_NUM_THREADS=$THREADS python3 -m spacy_gdcws evaluate-ud "$d/model-best" \
+    $W/corpus/gsdsimp_dev.spacy --output "$OUT/$name.json" >> "$OUT/$name.log" 2>&1 &
 done
 wait
 for f in "$OUT"/*.log; do echo "== $(basename "$f"): $(grep -E '^ +[0-9]+ +[0-9]+ ' "$f" | tail -1)"; grep -A1 predicted_seg "$f" | tr -d '\n'; echo; done
+tar -czf "$OUT/logs.tar.gz" -C "$OUT" --exclude logs.tar.gz . 2>/dev/null
 echo "seconds $SECONDS"
