@@ -180,7 +180,7 @@ def zero_model(nlp, priors: bool) -> None:
     import torch
 
     from spacy_gdcws.ml.shims import torch_shims
-    from spacy_gdcws.ml.state import OUTPUT_ATTR
+    from spacy_gdcws.ml.windows import OUTPUT
 
     class ZeroNet(torch.nn.Module):
         def __init__(self, kind: str, n_scores: int) -> None:
@@ -193,8 +193,8 @@ def zero_model(nlp, priors: bool) -> None:
 
     segmenter = nlp.get_pipe(seg_name(nlp))
     for node in segmenter.model.walk():
-        if OUTPUT_ATTR in node.attrs:
-            torch_shims(node)[0].net = ZeroNet(node.attrs[OUTPUT_ATTR], node.attrs["n_scores"])
+        if OUTPUT in node.attrs:
+            torch_shims(node)[0].net = ZeroNet(node.attrs[OUTPUT], node.attrs["n_scores"])
     if priors:
         segmenter.transition_weight = segmenter.tag_prior_weight = segmenter.bigram_prior_weight = 1.0
     else:

@@ -1,13 +1,13 @@
-"""Learn `spacy_gdcws/readers/gsd_v1_to_v2.json` from GSD dev in both annotations.
+"""Learn `spacy_gdcws/treebanks/gsd_v1_to_v2.json` from GSD dev in both annotations.
 
     python research/scripts/gsd_v1_to_v2.py --corpora ../shared/corpora --write
 
 `ud_zh/dev.conll` (pre-v2.5 GSD, UD v1 labels) and `ud_zh/zh_gsdsimp-ud-dev.conllu` (UD v2)
 hold the same 500 sentences word for word. For each key of the old annotation
-(`spacy_gdcws.readers.relabel`: form and labels, most specific first) the v2 label its
+(`spacy_gdcws.treebanks.relabel`: form and labels, most specific first) the v2 label its
 words had most often is kept where it differs from what the next, less specific key
 gives (at least `--min-count` words); a two-fold check on the dev sentences is printed.
-The same check prints how far `convert_gsd_v1` (relabelling and `readers/ud_trees.py`'s tree
+The same check prints how far `convert_gsd_v1` (relabelling and `treebanks/ud_trees.py`'s tree
 moves) brings the old heads to the v2 ones. The test sets are never read.
 """
 import argparse
@@ -18,7 +18,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.relabel import TABLE_PATH, convert_gsd_v1, relabel_gsd_v1, upos_keys, word_deprel_keys
+from spacy_gdcws.treebanks.relabel import TABLE_PATH, convert_gsd_v1, relabel_gsd_v1, upos_keys, word_deprel_keys
 
 Pair = Tuple[Sentence, Sentence]
 

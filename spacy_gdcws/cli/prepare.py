@@ -17,7 +17,7 @@ from spacy_gdcws.eval.evaluate import raw_test_lines
 from spacy_gdcws.io import git_blob_id
 from spacy_gdcws.readers import read_sentences, split_dev
 from spacy_gdcws.readers.corpora import get_corpus, resolve
-from spacy_gdcws.readers.relabel import relabel
+from spacy_gdcws.treebanks.relabel import relabel
 
 
 @app.command("prepare")

@@ -17,8 +17,8 @@ The granularity: "fine" gives the model's own words (its training data's standar
 boundaries already fall at both of a lexicon word's edges (a "combine" pass of the lexicon,
 after the user dictionary's, which never crosses a forced boundary): 电视/台 -> 电视台.
 
-A decoding weight is a `Weight` attribute of `Decoder` (checked on every
-assignment); adding one is a line here, where it is used, and a setting of the
+A decoding weight is a `Setting(decoding_weight)` attribute of `Decoder` (checked on
+every assignment, `decoding.settings`); adding one is a line here, where it is used, and a setting of the
 factory (`pipeline.factory`): see docs/add-a-decoding-weight.md.
 """
 import math
@@ -40,6 +40,7 @@ from spacy_gdcws.decoding.priors import (
     tag_potentials,
     transition_log_probs,
 )
+from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.decoding.units import inner_gaps
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.decoding.word_tables import Snapshot
@@ -79,19 +80,6 @@ def check_granularity(value: Any) -> str:
     return value
 
 
-class Weight:
-    """A decoding weight: a finite number >= 0 (0 = off), checked when set."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
-        return self if obj is None else obj.__dict__[self.name]
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        obj.__dict__[self.name] = decoding_weight(self.name, value)
-
-
 class Decoder:
     """Turns a batch's scores into word boundaries (see the module docstring).
 
@@ -102,15 +90,18 @@ class Decoder:
     """
 
     # weight of the gap-label transitions of the training data (0 = off)
-    transition_weight = Weight()
+    transition_weight = Setting(decoding_weight)
     # weight of the characters' word-position tags of the training data (0 = off)
-    tag_prior_weight = Weight()
+    tag_prior_weight = Setting(decoding_weight)
     # weight of the character pairs' boundary log-odds of the training data (0 = off)
-    bigram_prior_weight = Weight()
+    bigram_prior_weight = Setting(decoding_weight)
     # what a "prefer" word of the user dictionary adds at its edges (and subtracts inside)
-    user_dict_bonus = Weight()
+    user_dict_bonus = Setting(decoding_weight)
     # how much a prefer word's frequency scales that bonus (word_tables.freq_weight; 0 = not at all)
-    user_dict_freq_scale = Weight()
+    user_dict_freq_scale = Setting(decoding_weight)
+    # "fine" (the model's words) or "coarse" (merged into the general lexicon's words where the
+    # model's boundaries allow); E107 for anything else
+    granularity = Setting(lambda name, value: check_granularity(value))
     # the weights that need counts of the training data, with the cfg key of those counts
     COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
 
@@ -154,16 +145,6 @@ class Decoder:
         self._user_dict.normalizer = value
         if self._coarse_dict is not None:
             self._coarse_dict.normalizer = value
-
-    @property
-    def granularity(self) -> str:
-        """"fine" (the model's words) or "coarse" (merged into the general lexicon's words
-        where the model's boundaries allow); checked on assignment (E107)."""
-        return self._granularity
-
-    @granularity.setter
-    def granularity(self, value: str) -> None:
-        self._granularity = check_granularity(value)
 
     def __getstate__(self) -> Dict[str, Any]:
         # no lock in a pickle; the coarse table is built again at the first coarse decode
@@ -304,7 +285,7 @@ class Decoder:
                  constraint: numpy.ndarray) -> numpy.ndarray:
         """The user dictionary's "combine" words merged, then, in "coarse", the general lexicon's."""
         bounds = user_dict.combine(codes, bounds, edges, constraint)
-        if self._granularity == "coarse":
+        if self.granularity == "coarse":
             bounds = self.coarse_dict().snapshot().combine(codes, bounds, edges, constraint)
         return bounds
 

@@ -17,7 +17,8 @@ from thinc.api import Model
 from thinc.types import Floats2d
 
 from spacy_gdcws.ml.embed import build_char_embed
-from spacy_gdcws.ml.forward import feature_settings, wrap_segmentation_net
+from spacy_gdcws.ml.featurize import feature_settings
+from spacy_gdcws.ml.forward import wrap_segmentation_net
 
 
 @registry.architectures("spacy_gdcws.GDTransformer.v2")
@@ -39,7 +40,8 @@ def build_gd_transformer_v2(
     final scorer, column 1 with HiRED and Highway-O the HiRED scorer).
     """
     # torch is imported when the model is built, never when spaCy loads the entry points
-    from spacy_gdcws.nn import GDConfig, GDTransformerNet
+    from spacy_gdcws.legacy.net import GDTransformerNet
+    from spacy_gdcws.nn import GDConfig
 
     cfg = GDConfig(
         width=width, depth=depth, n_heads=n_heads, d_ff=d_ff, dropout=dropout,

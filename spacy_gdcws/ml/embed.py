@@ -4,7 +4,7 @@ from typing import Any
 
 from spacy.util import registry
 
-from spacy_gdcws.ml.forward import feature_settings
+from spacy_gdcws.ml.featurize import feature_settings
 
 
 @registry.architectures("spacy_gdcws.CharEmbed.v2")

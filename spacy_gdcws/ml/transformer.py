@@ -21,7 +21,7 @@ from thinc.types import Floats2d
 
 from spacy_gdcws.data.bmes import TAG_COLUMNS
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.ml.state import OUTPUT_ATTR
+from spacy_gdcws.ml.windows import OUTPUT
 from spacy_gdcws.ml.wrapper import _no_input_gradient, wrap_torch
 
 
@@ -93,7 +93,7 @@ def build_transformer_segmenter(
         _forward,
         init=_init,
         layers=[transformer, head],
-        attrs={OUTPUT_ATTR: kind, "n_scores": 1 if kind == "gaps" else TAG_COLUMNS, "hidden_width": hidden_width,
+        attrs={OUTPUT: kind, "n_scores": 1 if kind == "gaps" else TAG_COLUMNS, "hidden_width": hidden_width,
                "lexicon_max_len": 0},
     )
 
@@ -141,7 +141,7 @@ def _forward(model: Model, docs: List[Doc], is_train: bool):
         for i, v in zip(scored, vectors):
             host[i] = model.ops.to_numpy(v)
     lengths = [len(doc) for doc in docs]
-    tags = model.attrs[OUTPUT_ATTR] == "tags"
+    tags = model.attrs[OUTPUT] == "tags"
     length = max(lengths + [2])
     X = numpy.zeros((len(docs), length, width), dtype="f")
     mask = numpy.zeros((len(docs), length), dtype=bool)

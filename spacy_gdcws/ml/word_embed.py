@@ -13,7 +13,16 @@ import numpy
 from spacy.strings import get_string_id
 from spacy.tokens import Doc
 from spacy.util import registry
-from thinc.api import HashEmbed, Maxout, Model, chain, concatenate, list2ragged, ragged2list, with_array
+from thinc.api import (
+    HashEmbed,
+    Maxout,
+    Model,
+    chain,
+    concatenate,
+    list2ragged,
+    ragged2list,
+    with_array,
+)
 from thinc.types import Floats2d, Ints2d
 
 from spacy_gdcws.errors import Errors

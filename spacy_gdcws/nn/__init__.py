@@ -19,7 +19,7 @@ from spacy_gdcws.nn.encoder import EncoderLayer, Pipeline
 from spacy_gdcws.nn.gd_encoder import GDEncoder, word_sum_pool
 from spacy_gdcws.nn.heads import CRFTagger, GapScorer
 from spacy_gdcws.nn.idcnn import IteratedDilatedCNN
-from spacy_gdcws.nn.model import GDTransformerNet, SegmentationNet
+from spacy_gdcws.nn.model import SegmentationNet
 from spacy_gdcws.nn.san import LocalSelfAttentionEncoder, band_mask
 
 __all__ = [
@@ -40,6 +40,5 @@ __all__ = [
     "GapScorer",
     "CRFTagger",
     "SegmentationNet",
-    "GDTransformerNet",
     "word_sum_pool",
 ]

@@ -43,7 +43,7 @@ def n_lexicon_features(lexicon_max_len: int) -> int:
 
 @dataclass(frozen=True)
 class GDConfig:
-    """Dimensions and switches of `GDTransformerNet`.
+    """Dimensions and switches of the GD-Transformer (`GDEncoder`; `legacy.net.GDTransformerNet`).
 
     width (int): Model dimension d.
     depth (int): Encoder layers per pipeline (N).

@@ -1,14 +1,13 @@
-"""The composed segmentation net (`embed >> encoder >> scorer`) and the GD-Transformer built from it."""
-from typing import Any, Dict, Optional
+"""The composed segmentation net (`embed >> encoder >> scorer`); the GD-Transformer of one `GDConfig`
+(`GDTransformerNet`, which saved pipelines load) is in the legacy wing, `spacy_gdcws.legacy.net`."""
+from typing import Optional
 
 import torch
 from torch import nn
 
-from spacy_gdcws.nn.config import GDConfig, check_widths
+from spacy_gdcws.nn.config import check_widths
 from spacy_gdcws.nn.embed import CharEmbedding, sinusoidal_positions  # noqa: F401 (re-exported)
-from spacy_gdcws.nn.encoder import Pipeline
 from spacy_gdcws.nn.gd_encoder import Fusion, GDEncoder, word_sum_pool  # noqa: F401 (re-exported)
-from spacy_gdcws.nn.heads import GapScorer
 
 
 class SegmentationNet(nn.Module):
@@ -38,59 +37,3 @@ class SegmentationNet(nn.Module):
                 lexicon: Optional[torch.Tensor] = None, vectors: Optional[torch.Tensor] = None) -> torch.Tensor:
         emb = self.embed(chars, bigrams, lexicon, vectors)
         return self.head(self.encoder(emb, mask))
-
-
-# parameter names of GDTransformerNet before it was composed (pipelines saved
-# before 2026-11-25) -> their place in the composed net
-_LEGACY_PREFIXES = (
-    ("char_embed.", "embed.char_embed."),
-    ("bigram_embed.", "embed.bigram_embed."),
-    ("bigram_proj.", "embed.bigram_proj."),
-    ("lexicon_proj.", "embed.lexicon_proj."),
-    ("encoders.", "encoder.encoders."),
-    ("fusion.", "encoder.fusion."),
-    ("hired_fusion.", "encoder.hired_fusion."),
-    ("hired_scorer.", "encoder.hired_scorer."),
-    ("hired_proj.", "encoder.hired_proj."),
-    ("scorer.", "head.biaffine."),
-)
-
-
-class GDTransformerNet(SegmentationNet):
-    """Gaussian-masked Directional Transformer for gap labelling (Duan & Zhao 2020):
-    `CharEmbedding >> GDEncoder >> GapScorer`, all from one `GDConfig`.
-
-    forward(chars, bigrams, mask, lexicon=None):
-        chars (LongTensor): (B, T, char_seeds) hashed character rows.
-        bigrams (Optional[LongTensor]): (B, T + 1, char_seeds) hashed bigram rows;
-            entry i is the bigram (c[i-1], c[i]) with boundary symbols at both ends.
-        mask (BoolTensor): (B, T), True for real characters.
-        lexicon (Optional[Tensor]): (B, T, F) float dictionary features.
-        RETURNS (Tensor): gap logits (B, T - 1, n_scores); column 0 is the
-            final scorer, column 1 (with HiRED and Highway-O) the HiRED scorer.
-
-    Weights saved by the uncomposed net of earlier versions load unchanged
-    (their parameter names are mapped on loading).
-    """
-
-    def __init__(self, cfg: GDConfig) -> None:
-        embed = CharEmbedding(cfg.width, cfg.char_rows, cfg.bigrams, cfg.bigram_rows, cfg.bigram_width,
-                              cfg.n_lexicon_features, cfg.lexicon_dropout, cfg.positions,
-                              cfg.embedding_dropout_rate)
-        super().__init__(embed, GDEncoder(cfg), GapScorer(cfg.width, cfg.biaffine_width))
-        self.cfg = cfg
-        self._register_load_state_dict_pre_hook(_rename_legacy_keys)
-
-    @property
-    def pipelines(self) -> Dict[str, Pipeline]:
-        """The enabled pipelines by direction name."""
-        return self.encoder.pipelines
-
-
-def _rename_legacy_keys(state_dict: Dict[str, Any], prefix: str, *args: Any) -> None:
-    for key in list(state_dict):
-        rest = key[len(prefix):]
-        for old, new in _LEGACY_PREFIXES:
-            if rest.startswith(old):
-                state_dict[prefix + new + rest[len(old):]] = state_dict.pop(key)
-                break

@@ -4,18 +4,17 @@ texts, and the counts of the three decoding priors."""
 import warnings
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
-from thinc.api import Model
 
 from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.priors import PairTally, TagTally, tag_pmi, transition_counts
-from spacy_gdcws.errors import Warnings
-from spacy_gdcws.ml.state import HOLDOUT_FOLDS_ATTR, LEXICON_COUNTS_ATTR
+from spacy_gdcws.errors import Errors, Warnings
+from spacy_gdcws.ml.resources import SETTINGS, feature_layers, give_training_state
 from spacy_gdcws.pipeline.loss import gold_gaps
 from spacy_gdcws.pipeline.words import check_char_tokens, forced_boundaries
 from spacy_gdcws.training.augment import PseudoWords
@@ -121,6 +120,15 @@ class TrainingData:
                 self.last[word] = len(self.texts)
             self.texts.append(eg.predicted.text)
 
+    @classmethod
+    def read(cls, get_examples: Callable[[], Iterable[Example]],
+             normalizer: Optional[CharNormalizer] = None) -> "TrainingData":
+        """The training data, E019 if it holds no text with known spaces."""
+        data = cls(get_examples, normalizer)
+        if not data.texts:
+            raise ValueError(Errors.E019)
+        return data
+
     def blocks(self, k: int) -> Optional[Blocks]:
         """Block leave-out over `k` contiguous blocks of the texts (None unless k >= 2)."""
         if k < 2:
@@ -135,20 +143,26 @@ class TrainingData:
                       self.decoding.tags.held_out([block(i) for i in range(n)], k))
 
 
-def training_state(data: TrainingData, model: Model, augment: bool,
-                   held_out_priors: bool) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
-    """What a segmenter needs to train and does not save, from one pass over its training data:
-    the pseudo-words' sources (where `augment`) and, per block of the data, the tag prior counted
-    without it (where `held_out_priors` and the model holds blocks out). Gives the model its block
-    leave-out folds and the words' counts for leave-one-out (its attrs) on the way.
+def store_decoding_counts(pipe: Any, decoding: DecodingCounts) -> None:
+    """Keep the priors' counts with the segmenter `pipe`: in its cfg (transitions, tags) and, saved
+    in a file of its own, its decoder's `pair_counts`."""
+    pipe.cfg["transitions"] = decoding.transitions.tolist()
+    pipe.cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
+    pipe.pair_counts = decoding.pairs.counts()
+
+
+def training_state(data: TrainingData, pipe: Any) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
+    """What the segmenter `pipe` needs to train and does not save, from one pass over its training
+    data: the pseudo-words' sources (where it respells words or characters) and, per block of the
+    data, the tag prior counted without it (where `held_out_priors` and the model holds blocks out). Gives the model's featurize
+    layers their block leave-out folds and the words' counts for leave-one-out on the way.
     RETURNS (Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]): None where off."""
+    model = pipe.model
+    augment = pipe.pseudo_words > 0.0 or pipe.pseudo_chars > 0.0
     pseudo = PseudoWords.from_counts(data.counts) if augment else None
-    blocks = data.blocks(model.attrs.get("holdout_folds", 0))
-    priors = None
-    if blocks is not None:
-        model.attrs[HOLDOUT_FOLDS_ATTR] = blocks.folds
-        if held_out_priors:
-            priors = HeldOutPriors(blocks)
-    if LEXICON_COUNTS_ATTR in model.attrs:
-        model.attrs[LEXICON_COUNTS_ATTR] = WordCounts(data.norm_counts, blocks.local if blocks else {})
+    layers = feature_layers(model)
+    blocks = data.blocks(layers[0].attrs[SETTINGS].get("holdout_folds", 0) if layers else 0)
+    priors = HeldOutPriors(blocks) if blocks is not None and pipe.held_out_priors else None
+    give_training_state(model, None if blocks is None else blocks.folds,
+                        WordCounts(data.norm_counts, blocks.local if blocks else {}))
     return pseudo, priors

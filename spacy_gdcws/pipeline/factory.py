@@ -1,4 +1,5 @@
-"""The `gdcws_segmenter` factory: the one place where the component's defaults live.
+"""The factories of the pipeline floor's components, the one place where their defaults live:
+`gdcws_segmenter` and `gdcws_subwords` (the parser's, on its own floor: `parse.factory`).
 
 The default model is the main job's (`configs/general.cfg`): the one-pass, width-48 ID-CNN-CRF on
 hashed normalized characters (OpenCC t2s, full-width punctuation folded),
@@ -15,6 +16,7 @@ from thinc.api import Config, Model
 from thinc.types import Floats2d
 
 from spacy_gdcws.pipeline.segmenter import GDSegmenter
+from spacy_gdcws.pipeline.subwords import SubwordFinder
 
 DEFAULT_MODEL_CONFIG = """
 [model]
@@ -166,3 +168,10 @@ def make_segmenter(
                        bigram_prior_weight=bigram_prior_weight, atomic_units=atomic_units,
                        user_dict_bonus=user_dict_bonus, user_dict_freq_scale=user_dict_freq_scale,
                        granularity=granularity)
+
+
+@Language.factory("gdcws_subwords", default_config={"attr": "subwords", "segmenter": None})
+def make_subwords(nlp: Language, name: str, attr: str, segmenter: Optional[str]) -> Callable[[Doc], Doc]:
+    """`nlp.add_pipe("gdcws_subwords", after="segmenter")`: `doc._.subwords` (or `attr`),
+    the dictionary and lexicon words inside each word, as character offsets (`pipeline.subwords`)."""
+    return SubwordFinder(nlp, name, attr, segmenter)

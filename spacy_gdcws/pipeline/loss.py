@@ -2,7 +2,7 @@
 the gap chain's CRF (gap logits plus the weighted decoding priors), and a BMES
 CRF tagger's likelihood (with BCE on its auxiliary HiRED gap logits)."""
 import re
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import LENGTH, ORTH, SPACY
@@ -172,7 +172,11 @@ def crf_loss(scores: Sequence[numpy.ndarray], labels: Sequence[numpy.ndarray], m
     """
     import torch
 
-    from spacy_gdcws.nn.crf import packed_allowed_steps, packed_log_partition, packed_path_score
+    from spacy_gdcws.nn.crf import (
+        packed_allowed_steps,
+        packed_log_partition,
+        packed_path_score,
+    )
 
     free = [numpy.where(f, 1, -1) for f in forced]
     gold = [numpy.where(f, 1, numpy.where(m, lab > 0.5, -1)) for f, lab, m in zip(forced, labels, mask)]
@@ -234,3 +238,16 @@ def _gold_tags(gold: Sequence[numpy.ndarray], first: numpy.ndarray) -> numpy.nda
     after = numpy.ones(len(first), dtype=numpy.int64)
     after[~last] = gaps
     return numpy.asarray(TAG_OF_GAPS)[before, after]
+
+
+def batch_loss(pipe: Any, golds: List[Gold], batch: Any, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+    """The segmenter `pipe`'s loss of a batch (a `DocBatch` of the docs its model read) and the
+    gradient per doc: the BMES CRF's for a tagger, otherwise BCE per gap or the gap chain's CRF."""
+    forced = [batch.forced(i) for i in range(len(batch))]
+    ops = pipe.model.ops
+    if pipe.scores_tags:
+        loss, d_scores = tagger_loss(golds, [ops.to_numpy(s) for s in scores], forced)
+    else:
+        loss, d_scores = gap_loss(batch, golds, scores, forced, pipe.decoder, pipe.loss,
+                                  pipe._held_out_priors or no_prior)
+    return loss, [ops.asarray2f(d) for d in d_scores]

@@ -37,15 +37,20 @@ from thinc.types import Floats2d
 from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.dictionary_files import load_user_dict
+from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.ml.resources import (
+    GENERAL_WORDS,
+    TRAINING_WORDS,
+    FeatureResources,
+    feature_resources,
+    give_words,
+    model_normalizer,
+    record_ngram_vocab,
+)
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
-    GENERAL_LEXICON_ATTR,
-    LEXICON_ATTR,
-    give_lexicon,
-    model_normalizer,
     output_kind,
-    record_ngram_vocab,
     set_model_vectors,
     uses_general_lexicon,
 )
@@ -55,26 +60,14 @@ from spacy_gdcws.pipeline.counts import (
     HeldOutPriors,
     TrainingData,
     has_known_spaces,
+    store_decoding_counts,
     training_state,
 )
 from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
-from spacy_gdcws.pipeline.loss import LOSSES, Gold, gap_loss, gold_gaps, no_prior, tagger_loss
+from spacy_gdcws.pipeline.loss import LOSSES, batch_loss, gold_gaps
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
 from spacy_gdcws.training.augment import PseudoWords
 from spacy_gdcws.training.resume import UPDATES_KEY
-
-
-class _FromDecoder:
-    """A decoding setting of the component, kept by its `Decoder`."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
-        return self if obj is None else getattr(obj.decoder, self.name)
-
-    def __set__(self, obj: Any, value: Any) -> None:
-        setattr(obj.decoder, self.name, value)
 
 
 class GDSegmenter(TrainablePipe):
@@ -87,15 +80,17 @@ class GDSegmenter(TrainablePipe):
     are described at `pipeline.factory.make_segmenter`.
     """
 
-    transition_weight = _FromDecoder()
-    tag_prior_weight = _FromDecoder()
-    bigram_prior_weight = _FromDecoder()
-    user_dict_bonus = _FromDecoder()
-    user_dict_freq_scale = _FromDecoder()
-    atomic_units = _FromDecoder()
-    user_dict = _FromDecoder()
-    granularity = _FromDecoder()
-    pair_counts = _FromDecoder()
+    # the decoding settings, kept (and checked) by the component's `Decoder`
+    transition_weight = Setting(via="decoder")
+    tag_prior_weight = Setting(via="decoder")
+    bigram_prior_weight = Setting(via="decoder")
+    user_dict_bonus = Setting(via="decoder")
+    user_dict_freq_scale = Setting(via="decoder")
+    atomic_units = Setting(via="decoder")
+    user_dict = Setting(via="decoder")
+    granularity = Setting(via="decoder")
+    pair_counts = Setting(via="decoder")
+
 
     def __init__(self, vocab: Vocab, model: Model[List[Doc], List[Floats2d]], name: str = "gdcws_segmenter", *,
                  threshold: float, scorer: Optional[Callable], loss: str, held_out_priors: bool,
@@ -164,7 +159,7 @@ class GDSegmenter(TrainablePipe):
     @train_words.setter
     def train_words(self, words: Iterable[str]) -> None:
         self._train_words = set(words)
-        give_lexicon(self.model, LEXICON_ATTR, self._train_words)
+        give_words(self.model, TRAINING_WORDS, self._train_words)
 
     @property
     def general_words(self) -> Set[str]:
@@ -175,7 +170,12 @@ class GDSegmenter(TrainablePipe):
     @general_words.setter
     def general_words(self, words: Iterable[str]) -> None:
         self._general_words = set(words)
-        give_lexicon(self.model, GENERAL_LEXICON_ATTR, self._general_words)
+        give_words(self.model, GENERAL_WORDS, self._general_words)
+
+    @property
+    def resources(self) -> List[FeatureResources]:
+        """What each featurize layer of the model reads besides its settings (`ml.resources`)."""
+        return feature_resources(self.model)
 
     @property
     def uses_general_lexicon(self) -> bool:
@@ -263,17 +263,7 @@ class GDSegmenter(TrainablePipe):
         BMES CRF's for a tagger, otherwise BCE per gap (or the gap chain's CRF
         for the final scorer with `loss = "crf"`)."""
         examples = list(examples)
-        return self._loss([gold_gaps(eg) for eg in examples], DocBatch(eg.predicted for eg in examples), scores)
-
-    def _loss(self, golds: List[Gold], batch: DocBatch, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
-        """`get_loss`, with the gold gaps and the batch of predicted docs the model read."""
-        forced = [batch.forced(i) for i in range(len(batch))]
-        if self.scores_tags:
-            loss, d_scores = tagger_loss(golds, [self.model.ops.to_numpy(s) for s in scores], forced)
-        else:
-            loss, d_scores = gap_loss(batch, golds, scores, forced, self.decoder, self.loss,
-                                      self._held_out_priors or no_prior)
-        return loss, [self.model.ops.asarray2f(d) for d in d_scores]
+        return batch_loss(self, [gold_gaps(eg) for eg in examples], DocBatch(eg.predicted for eg in examples), scores)
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
                losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
@@ -293,7 +283,7 @@ class GDSegmenter(TrainablePipe):
         else:
             batch = DocBatch(eg.predicted for eg in examples)
         scores, backprop = self.model.begin_update(batch)
-        loss, d_scores = self._loss(golds, batch, scores)
+        loss, d_scores = batch_loss(self, golds, batch, scores)
         backprop(d_scores)
         if sgd not in (None, False):
             self.finish_update(sgd)
@@ -334,12 +324,10 @@ class GDSegmenter(TrainablePipe):
             self.load_user_dict(user_dict, user_dict_mode)
         if self.model.attrs.get(ENSEMBLE_ATTR):
             raise ValueError(Errors.E036)
-        data = TrainingData(get_examples, model_normalizer(self.model))
-        if not data.texts:
-            raise ValueError(Errors.E019)
+        data = TrainingData.read(get_examples, model_normalizer(self.model))
         self.train_words = set(data.counts)
-        self._store_decoding_counts(data.decoding)
-        self._set_training_state(data)
+        store_decoding_counts(self, data.decoding)
+        self._pseudo, self._held_out_priors = training_state(data, self)
         self.cfg[UPDATES_KEY] = 0
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
         set_model_vectors(self.model, self.vocab)
@@ -351,26 +339,13 @@ class GDSegmenter(TrainablePipe):
         does not keep (`spacy_gdcws.continue_training.v1` calls this). Its weights,
         words, n-gram vocabulary and priors stay as saved."""
         validate_get_examples(get_examples, "GDSegmenter.continue_training")
-        data = TrainingData(get_examples, model_normalizer(self.model))
-        if not data.texts:
-            raise ValueError(Errors.E019)
-        self._set_training_state(data)
-
-    def _set_training_state(self, data: TrainingData) -> None:
-        """The training-only state (`pipeline.counts.training_state`)."""
-        augment = self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
-        self._pseudo, self._held_out_priors = training_state(data, self.model, augment, self.held_out_priors)
+        data = TrainingData.read(get_examples, model_normalizer(self.model))
+        self._pseudo, self._held_out_priors = training_state(data, self)
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with
         the training data; this is for pipelines trained before it did)."""
-        self._store_decoding_counts(DecodingCounts.of(examples, model_normalizer(self.model)))
-
-    def _store_decoding_counts(self, decoding: DecodingCounts) -> None:
-        """Keep the priors' counts: in cfg (transitions, tags) and, saved in a file of its own, `pair_counts`."""
-        self.cfg["transitions"] = decoding.transitions.tolist()
-        self.cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
-        self.pair_counts = decoding.pairs.counts()
+        store_decoding_counts(self, DecodingCounts.of(examples, model_normalizer(self.model)))
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""

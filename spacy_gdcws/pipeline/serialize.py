@@ -21,8 +21,10 @@ from spacy_gdcws.decoding.priors import PairCounts
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
+from spacy_gdcws.ml.resources import model_normalizer
+from spacy_gdcws.ml.saved_layout import load_model_bytes
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
-from spacy_gdcws.ml.state import QUANTIZED_ATTR, model_normalizer
+from spacy_gdcws.ml.state import QUANTIZED_ATTR, uses_lexicon
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
@@ -78,7 +80,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda b: pipe.cfg.update(srsly.json_loads(b)),
-        "model": lambda b: _load_model(pipe, pipe.model.from_bytes, b),
+        "model": lambda b: _load_model(pipe, b),
         "words": lambda b: setattr(pipe, "train_words", set(srsly.msgpack_loads(b))),
         "general_lexicon": lambda b: setattr(pipe, "general_words", set(srsly.msgpack_loads(b))),
         "pairs": lambda b: setattr(decoder, "pair_counts", PairCounts.from_bytes(b) if b else None),
@@ -89,10 +91,11 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
     util.from_bytes(bytes_data, deserialize, exclude)
 
 
-def _load_model(pipe: Any, load: Callable[[Any], Any], data: Any) -> None:
-    """Load the weights and state, then give the decoder the model's character map (the
-    one saved with it: priors and the user dictionary read what the model reads)."""
-    load(data)
+def _load_model(pipe: Any, data: bytes) -> None:
+    """Load the weights and state (bytes of the present layout or of the one before,
+    `ml.saved_layout`), then give the decoder the model's character map (the one saved
+    with it: priors and the user dictionary read what the model reads)."""
+    load_model_bytes(pipe.model, data)
     pipe.decoder.normalizer = model_normalizer(pipe.model)
 
 
@@ -134,7 +137,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda p: pipe.cfg.update(srsly.read_json(p)),
-        "model": lambda p: _load_model(pipe, pipe.model.from_disk, p),
+        "model": lambda p: _load_model(pipe, p.read_bytes()),
         "words.txt": lambda p: setattr(pipe, "train_words", _read_words(p)),
         "general_lexicon.txt": lambda p: setattr(pipe, "general_words", _read_words(p) if p.exists() else set()),
         "pairs": lambda p: setattr(decoder, "pair_counts", PairCounts.from_bytes(p.read_bytes()) if p.exists() else None),
@@ -153,8 +156,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     if (fmt >= 2 or fingerprint is not None) and fingerprint != model_fingerprint(pipe.model):
         raise ValueError(Errors.E081.format(path=path))
     util.from_disk(path, deserialize, exclude)
-    uses_lexicon = any(node.attrs.get("lexicon_max_len") for node in pipe.model.walk())
-    if uses_lexicon and not pipe.train_words:  # the model needs its training words (dictionary features)
+    if uses_lexicon(pipe.model) and not pipe.train_words:  # the model needs its training words (dictionary features)
         raise ValueError(Errors.E065.format(path=path / "words.txt"))
     if pipe.uses_general_lexicon and not pipe.general_words:
         raise ValueError(Errors.E092.format(path=path / "general_lexicon.txt"))

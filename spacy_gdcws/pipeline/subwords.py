@@ -16,7 +16,7 @@ component's `attr`): a list of `(start_char, end_char)` in text order (by start,
 length), each strictly inside one token; `doc.text[start:end]` is the sub-word. They are
 stored in `doc.user_data`, so `DocBin(store_user_data=True)` and pickling keep them.
 """
-from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import IDX, LENGTH
@@ -76,13 +76,6 @@ class SubwordFinder:
         for doc in stream:
             doc._.set(self.attr, inner_spans(doc, dictionaries, normalizer))
             yield doc
-
-
-@Language.factory("gdcws_subwords", default_config={"attr": "subwords", "segmenter": None})
-def make_subwords(nlp: Language, name: str, attr: str, segmenter: Optional[str]) -> Callable[[Doc], Doc]:
-    """`nlp.add_pipe("gdcws_subwords", after="segmenter")`: `doc._.subwords` (or `attr`),
-    the dictionary and lexicon words inside each word, as character offsets."""
-    return SubwordFinder(nlp, name, attr, segmenter)
 
 
 def subword_texts(doc: Doc, attr: str = "subwords") -> List[str]:

@@ -40,7 +40,7 @@ class CorpusSpec:
     test_fmt: Optional[str] = None
     # more training files, each split as the first (its last 10% to dev)
     more_train: Tuple[str, ...] = ()
-    # a relabelling of the training file's UPOS and relations (spacy_gdcws.readers.relabel)
+    # a relabelling of the training file's UPOS and relations (spacy_gdcws.treebanks.relabel)
     relabel: Optional[str] = None
     # format of the more_train files where it differs from the training file's
     more_fmt: Optional[str] = None

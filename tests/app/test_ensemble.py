@@ -8,7 +8,6 @@ import spacy
 from spacy_gdcws.app.ensemble import build_ensemble
 from spacy_gdcws.app.precision import quantize_segmenter
 from spacy_gdcws.app.tuning import set_decoding
-from spacy_gdcws.ml.state import LEXICON_ATTR
 from tests.util import cli, make_examples, small_model, train_pipeline
 
 LEXICON_MODEL = small_model(**{"lexicon_max_len": 3})
@@ -30,7 +29,7 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     seg = nlp.get_pipe("gdcws_segmenter")
     assert seg.model.name == "gd_ensemble" and len(seg.model.layers) == 2
     # the dictionary reaches every member
-    assert all(layer.attrs[LEXICON_ATTR] == frozenset(seg.train_words) for layer in seg.model.layers)
+    assert len(seg.resources) == 2 and all(r.lexicon == frozenset(seg.train_words) for r in seg.resources)
     assert seg.cfg["tags"] == members[0].get_pipe("gdcws_segmenter").cfg["tags"]
     texts = ["".join(s.words) for s in sxu_sentences[8:12]] + ["我爱北京 天安门。", "", " "]
     docs = [nlp.make_doc(t) for t in texts]

@@ -154,17 +154,17 @@ def test_pack_windows_lays_windows_apart_within_the_longest():
 def test_packed_training_forward_equals_a_row_per_window(sxu_sentences):
     """An ID-CNN's training forward (no dropout) gives the same scores with its
     windows packed several to a row as with a row each."""
-    from spacy_gdcws.ml.state import PACK_GAP_ATTR
     from tests.util import model_config, train_pipeline
 
     sample = sxu_sentences[:20]
     model = model_config("idcnn", "crf", width=16, dropout=0.0, lexicon_dropout=0.0)
     nlp = train_pipeline(sample, n_iter=2, model=model)
     seg = nlp.get_pipe("gdcws_segmenter")
-    assert seg.model.attrs[PACK_GAP_ATTR] == 2
+    windows = seg.model.layers[1]
+    assert windows.attrs["pack_gap"] == 2
     docs = [nlp.make_doc("".join(s.words)) for s in sample]
     packed, _ = seg.model.begin_update(docs)
-    seg.model.attrs[PACK_GAP_ATTR] = 0
+    windows.attrs["pack_gap"] = 0
     alone, _ = seg.model.begin_update(docs)
     for a, b in zip(packed, alone):
         assert numpy.allclose(a, b, atol=1e-5)

@@ -94,11 +94,9 @@ def test_normalization_survives_serialization(normalized_nlp, tmp_path):
 
 
 def test_lexicon_holds_normalized_training_words(normalized_nlp):
-    from spacy_gdcws.ml.state import LEXICON_ATTR
-
     seg = normalized_nlp.get_pipe("gdcws_segmenter")
     assert "３０" in seg.train_words  # the scorer's dictionary: as written
-    lexicon = next(n.attrs[LEXICON_ATTR] for n in seg.model.walk() if n.attrs.get(LEXICON_ATTR) is not None)
+    lexicon = seg.resources[0].lexicon
     assert "30" in lexicon and "３０" not in lexicon
 
 
@@ -133,18 +131,18 @@ def test_a_saved_table_wins_over_the_installed_opencc(normalized_nlp, tmp_path):
     import spacy
 
     from spacy_gdcws.data.normalize import CharNormalizer
-    from spacy_gdcws.ml.state import NORMALIZER_ATTR, model_normalizer
+    from spacy_gdcws.ml.resources import model_normalizer
 
     seg = normalized_nlp.get_pipe("gdcws_segmenter")
-    node = next(n for n in seg.model.walk() if NORMALIZER_ATTR in n.attrs)
-    saved = node.attrs[NORMALIZER_ATTR]
+    resources = seg.resources[0]
+    saved = resources.normalizer
     source, target = saved.pairs()
     keep = source != ord("臺")  # a map without 臺 -> 台, as another OpenCC release might have
-    node.attrs[NORMALIZER_ATTR] = CharNormalizer(saved.spec, (source[keep], target[keep]))
+    resources.normalizer = CharNormalizer(saved.spec, (source[keep], target[keep]))
     try:
         normalized_nlp.to_disk(tmp_path / "nlp")
     finally:
-        node.attrs[NORMALIZER_ATTR] = saved
+        resources.normalizer = saved
     loaded = spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter")
     assert loaded.decoder.normalizer is model_normalizer(loaded.model)
     assert loaded.decoder.user_dict.normalizer is loaded.decoder.normalizer

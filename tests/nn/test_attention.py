@@ -4,7 +4,8 @@ import math
 import pytest
 import torch
 
-from spacy_gdcws.nn import GDConfig, GDTransformerNet, direction_mask, gaussian_weights
+from spacy_gdcws.legacy.net import GDTransformerNet
+from spacy_gdcws.nn import GDConfig, direction_mask, gaussian_weights
 from spacy_gdcws.nn.attention import GaussianDirectionalAttention, attention_mask
 
 SMALL = dict(width=32, depth=2, n_heads=4, d_ff=64, dropout=0.0, char_rows=500, bigram_rows=500,

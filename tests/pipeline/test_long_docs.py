@@ -72,7 +72,7 @@ def test_cutting_a_line_changes_nothing_away_from_the_cuts(trained_nlp):
     a cut gets the same decision."""
     text = sxu_test_text(12_000, "")
     seg = trained_nlp.get_pipe("gdcws_segmenter")
-    window = seg.model.attrs["window"]
+    window = seg.model.layers[1].attrs["window"]
     piece = 4096
     assert piece % (window // 2) == 0
     whole = seg.predict([trained_nlp.make_doc(text)])[0][:, 0] > 0

@@ -156,14 +156,14 @@ def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
              "lexicon_dropout": 0.1, "lexicon_holdout": True, "gaussian_mode": "bias"})
     nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
     seg = nlp.get_pipe("gdcws_segmenter")
-    assert seg.model.attrs["lexicon"] == frozenset(seg.train_words) and len(seg.train_words) > 100
-    assert sum(seg.model.attrs["lexicon_counts"].values()) == sum(len(s.words) for s in sxu_sentences)
+    assert seg.resources[0].lexicon == frozenset(seg.train_words) and len(seg.train_words) > 100
+    assert sum(seg.resources[0].lexicon_counts.values()) == sum(len(s.words) for s in sxu_sentences)
     texts = ["".join(s.words) for s in sxu_sentences[:10]]
     words = [[t.text for t in doc] for doc in nlp.pipe(texts)]
     assert sum(w == s.words for w, s in zip(words, sxu_sentences[:10])) >= 8
     nlp.to_disk(tmp_path / "lex")
     loaded = spacy.load(tmp_path / "lex")
-    assert loaded.get_pipe("gdcws_segmenter").model.attrs["lexicon"] == seg.model.attrs["lexicon"]
+    assert loaded.get_pipe("gdcws_segmenter").resources[0].lexicon == seg.resources[0].lexicon
     assert [[t.text for t in doc] for doc in loaded.pipe(texts)] == words
 
 
@@ -181,22 +181,22 @@ def test_pickle_with_dictionary_features(sxu_sentences):
     nlp = train_pipeline(sxu_sentences[:3], n_iter=1, model=model)
     copy = pickle.loads(pickle.dumps(nlp))
     seg = copy.get_pipe("gdcws_segmenter")
-    assert seg.model.attrs["lexicon"] == nlp.get_pipe("gdcws_segmenter").model.attrs["lexicon"]
-    assert seg.model.attrs["lexicon_counts"].get(sxu_sentences[0].words[0]) >= 1
+    assert seg.resources[0].lexicon == nlp.get_pipe("gdcws_segmenter").resources[0].lexicon
+    assert seg.resources[0].lexicon_counts.get(sxu_sentences[0].words[0]) >= 1
 
 
 def test_ngram_vocab_is_trained_saved_and_pickled(sxu_sentences, tmp_path):
     model = small_model(**{"ngram_vocab": True,
              "ngram_holdout": True})
     nlp = train_pipeline(sxu_sentences, n_iter=60, model=model)
-    vocab = nlp.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"]
+    vocab = nlp.get_pipe("gdcws_segmenter").resources[0].ngram_vocab
     assert 100 < len(vocab) and vocab.can_hold_out
     texts = ["".join(s.words) for s in sxu_sentences[:10]] + ["我爱北京天安门。"]
     words = [[t.text for t in doc] for doc in nlp.pipe(texts)]
     assert sum(w == s.words for w, s in zip(words, sxu_sentences[:10])) >= 8
     nlp.to_disk(tmp_path / "ngrams")
     loaded = spacy.load(tmp_path / "ngrams")
-    assert loaded.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"].known.tolist() == vocab.known.tolist()
+    assert loaded.get_pipe("gdcws_segmenter").resources[0].ngram_vocab.known.tolist() == vocab.known.tolist()
     assert [[t.text for t in doc] for doc in loaded.pipe(texts)] == words
     copy = pickle.loads(pickle.dumps(nlp))
     assert [[t.text for t in doc] for doc in copy.pipe(texts)] == words
@@ -217,14 +217,14 @@ def test_segmenter_records_blocks_for_holdout_folds(sxu_sentences):
     model = small_model(**{"ngram_vocab": True,
              "ngram_holdout": True, "lexicon_max_len": 3, "lexicon_holdout": True, "holdout_folds": 4})
     nlp = train_pipeline(sxu_sentences, n_iter=2, model=model)
-    attrs = nlp.get_pipe("gdcws_segmenter").model.attrs
+    resources = nlp.get_pipe("gdcws_segmenter").resources[0]
     texts = ["".join(s.words) for s in sxu_sentences]
-    folds = attrs["holdout_blocks"]
+    folds = resources.holdout_folds
     assert [folds.fold(t) for t in texts] == [i * 4 // len(texts) for i in range(len(texts))]
     # a word of the first sentence only is local to block 0
     only_first = [w for w in sxu_sentences[0].words if all(w not in s.words for s in sxu_sentences[1:])]
-    assert only_first and attrs["lexicon_counts"].fold_of(only_first[0]) == 0
-    assert len(attrs["ngram_vocab"]) > 0
+    assert only_first and resources.lexicon_counts.fold_of(only_first[0]) == 0
+    assert len(resources.ngram_vocab) > 0
     copy = pickle.loads(pickle.dumps(nlp))
     assert [t.text for t in copy(texts[0])] == [t.text for t in nlp(texts[0])]
     with pytest.raises(ValueError, match="E029"):
@@ -250,5 +250,5 @@ def test_a_segmenter_initialized_on_one_sentence_segments():
     nlp.add_pipe("gdcws_segmenter")
     ref = Doc(nlp.vocab, words=["我", "爱", "北京"], spaces=[False] * 3)
     nlp.initialize(lambda: [Example(nlp.make_doc(ref.text), ref)])
-    assert len(nlp.get_pipe("gdcws_segmenter").model.attrs["ngram_vocab"]) == 0
+    assert len(nlp.get_pipe("gdcws_segmenter").resources[0].ngram_vocab) == 0
     assert "".join(t.text for t in nlp("我爱北京天安门")) == "我爱北京天安门"

@@ -6,7 +6,12 @@ import spacy
 from spacy.tokens import DocBin
 
 from spacy_gdcws.pipeline.lexicons import shipped_general_words
-from spacy_gdcws.pipeline.subwords import add_search, inner_spans, search_words, subword_texts
+from spacy_gdcws.pipeline.subwords import (
+    add_search,
+    inner_spans,
+    search_words,
+    subword_texts,
+)
 from tests.util import cli
 
 PRC = "中华人民共和国"

@@ -8,7 +8,8 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.data.features import SOURCE_TEXT_KEY, source_text
-from spacy_gdcws.ml.state import doc_folds
+from spacy_gdcws.data.normalize import get_normalizer
+from spacy_gdcws.ml.resources import FeatureResources
 from spacy_gdcws.pipeline.loss import gold_gaps
 from spacy_gdcws.training.augment import (
     MAX_WORD_COUNT,
@@ -128,10 +129,8 @@ def test_apply_keeps_a_pseudo_words_block():
     new = PseudoWords(["甲"], ["乙"], ["大学"]).apply(egs[1], 0.999999)
     assert new.predicted.text == "甲乙好" and folds.fold(source_text(new.predicted)) == 1
 
-    class Stub:
-        attrs = {"holdout_blocks": folds}
-
-    assert list(doc_folds(Stub(), [egs[0].predicted, new.predicted])) == [0, 1]
+    resources = FeatureResources(get_normalizer(""), holdout_folds=folds)
+    assert list(resources.doc_folds([egs[0].predicted, new.predicted])) == [0, 1]
 
 
 def test_segmenter_trains_with_pseudo_words(sxu_sentences):

@@ -20,8 +20,9 @@ def test_no_malloc_trim_is_a_no_op(monkeypatch):
 
 
 def test_the_training_configs_trim():
-    from spacy_gdcws.cli.init_config import shipped_configs, CONFIG_DIR
     from thinc.api import Config
+
+    from spacy_gdcws.cli.init_config import CONFIG_DIR, shipped_configs
 
     for name in shipped_configs():
         config = Config().from_disk(CONFIG_DIR / f"{name}.cfg", interpolate=False)

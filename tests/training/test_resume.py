@@ -74,19 +74,18 @@ def test_spacy_train_continues_a_sourced_model_last(tmp_path):
 def test_continue_training_rebuilds_the_training_state(trained_nlp, sxu_sentences, tmp_path):
     """What a saved segmenter lacks for training (leave-one-out counts, block
     leave-out, pseudo-words' sources) is rebuilt by `continue_training`; its words stay."""
-    from spacy_gdcws.ml.state import HOLDOUT_FOLDS_ATTR, LEXICON_COUNTS_ATTR
     from tests.util import make_examples
 
     trained_nlp.to_disk(tmp_path / "saved")
     loaded = spacy.load(tmp_path / "saved")
     seg = loaded.get_pipe("gdcws_segmenter")
-    assert seg._pseudo is None and seg.model.attrs.get(LEXICON_COUNTS_ATTR) is None
+    resources = seg.resources[0]
+    assert seg._pseudo is None and resources.lexicon_counts is None and resources.holdout_folds is None
     words = set(seg.train_words)
     seg.pseudo_words = 0.5
     seg.continue_training(lambda: make_examples(loaded, sxu_sentences))
     assert seg._pseudo is not None
-    if LEXICON_COUNTS_ATTR in seg.model.attrs:
-        assert seg.model.attrs[LEXICON_COUNTS_ATTR] is not None
-    if seg.model.attrs.get("holdout_folds", 0) >= 2:
-        assert seg.model.attrs[HOLDOUT_FOLDS_ATTR] is not None
+    settings = seg.model.layers[0].attrs["settings"]
+    assert (resources.lexicon_counts is not None) == bool(settings["lexicon_max_len"])
+    assert (resources.holdout_folds is not None) == (settings["holdout_folds"] >= 2)
     assert seg.train_words == words

@@ -29,7 +29,7 @@ from typing import Dict, List, Optional, Sequence
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.readers.base import Sentence
-from spacy_gdcws.readers.ud_trees import (
+from spacy_gdcws.treebanks.ud_trees import (
     attach_classifiers,
     attach_punctuation,
     ba_construction,
@@ -108,7 +108,7 @@ def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
 
 def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> Sentence:
     """`relabel_gsd_v1`, then the trees and punctuation forms of GSDSimp's UD v2
-    (`spacy_gdcws.readers.ud_trees`): classifiers under their numerals, a chain of clauses
+    (`spacy_gdcws.treebanks.ud_trees`): classifiers under their numerals, a chain of clauses
     headed by its first, names and appositions by their first part, 把/将 under the object it
     introduces, `cc` under the conjunct that follows, punctuation attached by UD v2's rule and
     written in its East Asian forms. The rules read the old relations and tags."""

@@ -5,7 +5,7 @@ from spacy.tokens import DocBin
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.relabel import load_table, relabel, relabel_gsd_v1
+from spacy_gdcws.treebanks.relabel import load_table, relabel, relabel_gsd_v1
 from tests.util import ROOT, cli
 
 ASSETS = ROOT / "assets"
@@ -64,7 +64,7 @@ def test_the_main_jobs_corpus_has_v2_labels_and_upos_everywhere(tmp_path):
             assert doc.has_annotation("POS") and doc.has_annotation("DEP")
             train_deps.update(t.dep_ for t in doc)
     assert not train_deps & V1_ONLY
-    # GSD's sentences come first, their trees and punctuation converted (readers/ud_trees.py): the
+    # GSD's sentences come first, their trees and punctuation converted (treebanks/ud_trees.py): the
     # release before v2.5 writes ASCII `,` and `.` where GSDSimp writes `，` and `。`
     gsd = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))[:3597]
     marks = [t.text for doc in gsd for t in doc if t.pos_ == "PUNCT"]

@@ -3,8 +3,8 @@ import pytest
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.relabel import convert_gsd_v1, relabel
-from spacy_gdcws.readers.ud_trees import (
+from spacy_gdcws.treebanks.relabel import convert_gsd_v1, relabel
+from spacy_gdcws.treebanks.ud_trees import (
     attach_classifiers,
     attach_punctuation,
     ba_construction,
