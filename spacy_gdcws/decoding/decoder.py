@@ -102,6 +102,8 @@ class Decoder:
     # "fine" (the model's words) or "coarse" (merged into the general lexicon's words where the
     # model's boundaries allow); E107 for anything else
     granularity = Setting(lambda name, value: check_granularity(value))
+    # URLs, numbers, Latin words and grapheme clusters kept whole (`decoding.units`)
+    atomic_units = Setting(lambda name, value: bool(value))
     # the weights that need counts of the training data, with the cfg key of those counts
     COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
 
@@ -118,7 +120,7 @@ class Decoder:
         self.bigram_prior_weight = bigram_prior_weight
         self.user_dict_bonus = user_dict_bonus
         self.user_dict_freq_scale = user_dict_freq_scale
-        self.atomic_units = bool(atomic_units)
+        self.atomic_units = atomic_units
         self._user_dict = UserDictionary(normalizer=self._normalizer)
         self.granularity = granularity
         # where "coarse" gets its words (the segmenter's general lexicon): asked at each coarse decode,

@@ -16,8 +16,18 @@ from spacy_gdcws.data.ragged import ragged_positions
 from spacy_gdcws.decoding.chain import chain_marginals
 from spacy_gdcws.decoding.crf import aux_gap_scores
 from spacy_gdcws.decoding.decoder import Decoder
+from spacy_gdcws.errors import Errors
 
 LOSSES = ("bce", "crf")
+
+
+def check_loss(name: str, value: str) -> str:
+    """A checked loss of the segmenter (E034 unless one of `LOSSES`)."""
+    if value not in LOSSES:
+        raise ValueError(Errors.E034.format(loss=value, options=LOSSES))
+    return value
+
+
 _WHITESPACE = re.compile(r"\s")
 # an example's gold gaps: float32 labels and a bool mask per gap of its predicted doc
 Gold = Tuple[numpy.ndarray, numpy.ndarray]

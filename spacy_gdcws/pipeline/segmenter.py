@@ -64,9 +64,9 @@ from spacy_gdcws.pipeline.counts import (
     training_state,
 )
 from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
-from spacy_gdcws.pipeline.loss import LOSSES, batch_loss, gold_gaps
+from spacy_gdcws.pipeline.loss import batch_loss, check_loss, gold_gaps
 from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
-from spacy_gdcws.training.augment import PseudoWords
+from spacy_gdcws.training.augment import PseudoWords, check_rate
 from spacy_gdcws.training.resume import UPDATES_KEY
 
 
@@ -90,7 +90,10 @@ class GDSegmenter(TrainablePipe):
     user_dict = Setting(via="decoder")
     granularity = Setting(via="decoder")
     pair_counts = Setting(via="decoder")
-
+    # the training settings, checked on every assignment
+    loss = Setting(check_loss)
+    pseudo_words = Setting(check_rate)
+    pseudo_chars = Setting(check_rate)
 
     def __init__(self, vocab: Vocab, model: Model[List[Doc], List[Floats2d]], name: str = "gdcws_segmenter", *,
                  threshold: float, scorer: Optional[Callable], loss: str, held_out_priors: bool,
@@ -104,13 +107,7 @@ class GDSegmenter(TrainablePipe):
         self.cfg: Dict[str, Any] = {"threshold": threshold_value(threshold)}
         self.decoder = Decoder(self.cfg, name, normalizer=model_normalizer(model),
                                coarse_words=functools.partial(coarse_words, self), **decoding)
-        if loss not in LOSSES:
-            raise ValueError(Errors.E034.format(loss=loss, options=LOSSES))
-        self.loss = loss
-        self.held_out_priors = held_out_priors
-        for code, value in ((Errors.E039, pseudo_words), (Errors.E040, pseudo_chars)):
-            if not 0.0 <= value < 1.0:
-                raise ValueError(code.format(value=value))
+        self.loss, self.held_out_priors = loss, held_out_priors
         self.pseudo_words, self.pseudo_chars = pseudo_words, pseudo_chars
         # training only (not saved), set by initialize: where pseudo-words come from, and
         # per block of the training data the tag prior counted without it (held_out_priors)
@@ -119,6 +116,8 @@ class GDSegmenter(TrainablePipe):
         self._words = WordDocs()
         self.train_words = set()
         self.general_words = set()
+        # the decoding settings as the config built them (a change made later is saved in cfg)
+        self.built_settings = serialize.live_settings(self)
         self._check_tag_settings()
 
     def add_words(self, words: Union[Iterable[str], Mapping[str, int]], mode: str = "force") -> int:

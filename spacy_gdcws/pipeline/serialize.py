@@ -17,7 +17,9 @@ from typing import Any, Callable, Dict, Iterable, Set
 import srsly
 from spacy import util
 
+from spacy_gdcws.decoding.decoder import Decoder
 from spacy_gdcws.decoding.priors import PairCounts
+from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
@@ -55,6 +57,35 @@ def model_fingerprint(model: Any) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
 
 
+# the decoding settings a user may change on a live segmenter (every `Setting` of its `Decoder`):
+# saved in its cfg with the values its config built it with, so that a change survives a save and
+# an override at load still wins
+LIVE_SETTINGS = tuple(name for name, value in vars(Decoder).items() if isinstance(value, Setting))
+SETTINGS_KEY, BUILT_KEY = "settings", "settings_built"
+
+
+def live_settings(pipe: Any) -> Dict[str, Any]:
+    """The segmenter's decoding settings as they are now."""
+    return {name: getattr(pipe, name) for name in LIVE_SETTINGS}
+
+
+def _record_settings(pipe: Any) -> None:
+    """Put the live settings in cfg, beside the values the config built the component with
+    (what the pipeline's config.cfg will say)."""
+    pipe.cfg[SETTINGS_KEY] = live_settings(pipe)
+    pipe.cfg[BUILT_KEY] = dict(pipe.built_settings)
+
+
+def _apply_saved_settings(pipe: Any) -> None:
+    """After a load: each saved live setting, unless the config that built this component gives
+    the setting another value than the saved pipeline's config did (an override at load wins).
+    Folders saved before settings were kept have none: the config's values stand."""
+    saved, built = pipe.cfg.get(SETTINGS_KEY) or {}, pipe.cfg.get(BUILT_KEY) or {}
+    for name, value in saved.items():
+        if name in LIVE_SETTINGS and pipe.built_settings.get(name) == built.get(name):
+            setattr(pipe, name, value)
+
+
 def check_not_quantized(pipe: Any) -> None:
     """E025 for an int8-quantised segmenter: it predicts only (no update, no save)."""
     if pipe.model.attrs.get(QUANTIZED_ATTR):
@@ -63,6 +94,7 @@ def check_not_quantized(pipe: Any) -> None:
 
 def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
     check_not_quantized(pipe)
+    _record_settings(pipe)
     decoder = pipe.decoder
     serialize: Dict[str, Callable[[], bytes]] = {
         "cfg": lambda: srsly.json_dumps(pipe.cfg),
@@ -89,6 +121,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
         "vocab": lambda b: pipe.vocab.from_bytes(b, exclude=exclude),
     }
     util.from_bytes(bytes_data, deserialize, exclude)
+    _apply_saved_settings(pipe)
 
 
 def _load_model(pipe: Any, data: bytes) -> None:
@@ -104,6 +137,7 @@ def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     pipe.cfg["format"] = FORMAT
     pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)
+    _record_settings(pipe)
     serialize = {
         "cfg": lambda p: srsly.write_json(p, pipe.cfg),
         "model": lambda p: pipe.model.to_disk(p),
@@ -156,6 +190,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     if (fmt >= 2 or fingerprint is not None) and fingerprint != model_fingerprint(pipe.model):
         raise ValueError(Errors.E081.format(path=path))
     util.from_disk(path, deserialize, exclude)
+    _apply_saved_settings(pipe)
     if uses_lexicon(pipe.model) and not pipe.train_words:  # the model needs its training words (dictionary features)
         raise ValueError(Errors.E065.format(path=path / "words.txt"))
     if pipe.uses_general_lexicon and not pipe.general_words:

@@ -33,6 +33,7 @@ from spacy.vocab import Vocab
 
 from spacy_gdcws.data.doc_arrays import doc_text
 from spacy_gdcws.data.features import HAN_CLASS, SOURCE_TEXT_KEY, char_class
+from spacy_gdcws.errors import Errors
 
 # the words that may be replaced: two Han characters, at most this frequent in training
 MAX_WORD_COUNT = 5
@@ -48,6 +49,13 @@ def is_han(word: str) -> bool:
 def is_han_pair(word: str) -> bool:
     """Whether a word is two Han characters (not numerals)."""
     return len(word) == 2 and is_han(word)
+
+
+def check_rate(name: str, value: float) -> float:
+    """A checked respelling rate of the segmenter (`pseudo_words` E039, `pseudo_chars` E040): 0 <= rate < 1."""
+    if not 0.0 <= value < 1.0:
+        raise ValueError((Errors.E039 if name == "pseudo_words" else Errors.E040).format(value=value))
+    return value
 
 
 class PseudoWords:

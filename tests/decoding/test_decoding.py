@@ -144,8 +144,11 @@ def test_segmenter_decodes_with_transitions(sxu_sentences, tmp_path):
     loaded = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"transition_weight": 50.0}}})
     assert loaded.get_pipe("gdcws_segmenter").cfg["transitions"] == seg.cfg["transitions"]
     assert [t.text for t in loaded(text)] == [t.text for t in doc]
-    no_units = {"components": {"gdcws_segmenter": {"atomic_units": False}}}
-    assert [t.text for t in spacy.load(tmp_path / "p", config=no_units)(text)] == greedy
+    # the weight set on the live segmenter is saved with it (#61)
+    assert [t.text for t in spacy.load(tmp_path / "p")(text)] == [t.text for t in doc]
+    off = spacy.load(tmp_path / "p")
+    off.get_pipe("gdcws_segmenter").transition_weight = 0.0
+    assert [t.text for t in off(text)] == greedy
 
 
 def test_transition_weight_errors(trained_copy, sxu_sentences):
@@ -328,8 +331,11 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     from_bytes.from_bytes(nlp.to_bytes())
     assert from_bytes.get_pipe("gdcws_segmenter").pair_counts.to_bytes() == counts.to_bytes()
     assert [t.text for t in loaded(text)] == [t.text for t in doc]
-    no_units = {"components": {"gdcws_segmenter": {"atomic_units": False}}}
-    assert [t.text for t in spacy.load(tmp_path / "p", config=no_units)(text)] == greedy
+    # the weight and atomic_units set on the live segmenter are saved with it (#61)
+    assert [t.text for t in spacy.load(tmp_path / "p")(text)] == [t.text for t in doc]
+    off = spacy.load(tmp_path / "p")
+    off.get_pipe("gdcws_segmenter").bigram_prior_weight = 0.0
+    assert [t.text for t in off(text)] == greedy
     with pytest.raises(ValueError, match="E030"):
         seg.bigram_prior_weight = -1.0
     seg.pair_counts = None

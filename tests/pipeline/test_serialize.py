@@ -177,3 +177,46 @@ def test_a_removed_fingerprint_is_refused(trained_nlp, tmp_path):
     write_checksums(folder / "gdcws_segmenter")
     with pytest.raises(ValueError, match="E081"):
         spacy.load(folder)
+
+
+CHANGED = {"granularity": "coarse", "user_dict_bonus": 3.5, "user_dict_freq_scale": 0.25, "atomic_units": False,
+           "bigram_prior_weight": 0.5, "transition_weight": 0.75, "tag_prior_weight": 0.125}
+
+
+def _settings(seg):
+    return {name: getattr(seg, name) for name in CHANGED}
+
+
+def test_settings_changed_on_a_loaded_segmenter_are_saved(trained_copy, tmp_path):
+    """#61 (1): a setting changed on a live segmenter survives to_disk and load (it was the config's
+    again: the README's own coarse example came back fine), and backwards (saved coarse, set fine)."""
+    seg = trained_copy.get_pipe("gdcws_segmenter")
+    trained_copy.to_disk(tmp_path / "first")
+    loaded = spacy.load(tmp_path / "first")
+    seg = loaded.get_pipe("gdcws_segmenter")
+    for name, value in CHANGED.items():
+        setattr(seg, name, value)
+    loaded.to_disk(tmp_path / "changed")
+    again = spacy.load(tmp_path / "changed").get_pipe("gdcws_segmenter")
+    assert _settings(again) == CHANGED
+    # and back: a saved coarse pipeline set fine and saved reloads fine
+    reloaded = spacy.load(tmp_path / "changed")
+    reloaded.get_pipe("gdcws_segmenter").granularity = "fine"
+    reloaded.to_disk(tmp_path / "back")
+    assert spacy.load(tmp_path / "back").get_pipe("gdcws_segmenter").granularity == "fine"
+
+
+def test_settings_changed_survive_bytes_and_a_load_override_wins(trained_copy, tmp_path):
+    from spacy import util
+
+    seg = trained_copy.get_pipe("gdcws_segmenter")
+    for name, value in CHANGED.items():
+        setattr(seg, name, value)
+    data = trained_copy.to_bytes()
+    copy = util.load_model_from_config(trained_copy.config, auto_fill=False).from_bytes(data)
+    assert _settings(copy.get_pipe("gdcws_segmenter")) == CHANGED
+    trained_copy.to_disk(tmp_path / "p")
+    # what the user says at load time is not overwritten by what the folder saved
+    override = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"user_dict_bonus": 9.0}}})
+    got = _settings(override.get_pipe("gdcws_segmenter"))
+    assert got == {**CHANGED, "user_dict_bonus": 9.0}
