@@ -144,3 +144,6 @@ class Errors(metaclass=ErrorsWithCodes):
     E122 = "--search writes words and their sub-words: it goes with --format words only."
     E123 = "{model} has no tagger and parser (a component named 'parser'): --format {fmt} needs one, e.g. zh_gdcws (the main job's)."
     E124 = "The predicted CoNLL-U sentences do not spell gold doc {i}'s text: the file is not the output for these texts (or their order differs)."
+    E125 = "{path} is missing: the pipeline is incomplete (its pipeline_checksums.json lists it). Install or save the pipeline again."
+    E126 = "{path} does not match the checksum the pipeline was sealed with (pipeline_checksums.json): the file is corrupt or was changed. Install or save the pipeline again."
+    E127 = "{path} is not a saved pipeline (it has no config.cfg)."

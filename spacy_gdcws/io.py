@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import uuid
 from pathlib import Path
-from typing import IO, Any, ContextManager, Dict, Iterator, Optional, Tuple, Union
+from typing import IO, Any, ContextManager, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 # what a stream is read by: bounded memory whatever the file's size
 READ_BLOCK = 1 << 20
@@ -213,23 +213,27 @@ def folder_digest(folder: Union[str, Path]) -> str:
     return digest.hexdigest()
 
 
-def write_checksums(folder: Union[str, Path]) -> None:
-    """Record the SHA-256 of every file under `folder` in `folder/checksums.json`."""
+def write_checksums(folder: Union[str, Path], name: str = CHECKSUMS, skip: Iterable[str] = ()) -> None:
+    """Record the SHA-256 of every file under `folder` in `folder/name` (`skip`: paths under
+    the folder, as the listing writes them, left out)."""
     folder = Path(folder)
+    skip = set(skip) | {name}
     sums = {p.relative_to(folder).as_posix(): _sha256(p) for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name != CHECKSUMS}
-    atomic_write_text(folder / CHECKSUMS, json.dumps(sums, indent=0, sort_keys=True) + "\n")
+            if p.is_file() and p.relative_to(folder).as_posix() not in skip and "__pycache__" not in p.parts}
+    atomic_write_text(folder / name, json.dumps(sums, indent=0, sort_keys=True) + "\n")
 
 
-def verify_checksums(folder: Union[str, Path]) -> bool:
-    """Check the files under `folder` against its `checksums.json`: E063 for a
-    listed file that is missing, E064 for one whose bytes changed. RETURNS
-    False if the folder has no checksums or an empty file (the caller decides
-    whether that is an old folder or a damaged one)."""
+def verify_checksums(folder: Union[str, Path], name: str = CHECKSUMS, missing: Optional[str] = None,
+                     changed: Optional[str] = None) -> bool:
+    """Check the files under `folder` against its listing `name`: `missing` (E063) for a
+    listed file that is missing, `changed` (E064) for one whose bytes changed (or a listing that
+    cannot be read). RETURNS False if the folder has no listing or an empty one (the caller
+    decides whether that is an old folder or a damaged one)."""
     from spacy_gdcws.errors import Errors
 
+    missing, changed = missing or Errors.E063, changed or Errors.E064
     folder = Path(folder)
-    listing = folder / CHECKSUMS
+    listing = folder / name
     if not listing.exists() or not listing.stat().st_size:
         return False
     try:
@@ -237,13 +241,13 @@ def verify_checksums(folder: Union[str, Path]) -> bool:
     except (ValueError, UnicodeDecodeError):
         sums = None
     if not isinstance(sums, dict) or not all(isinstance(v, str) for v in sums.values()):
-        raise ValueError(Errors.E064.format(path=listing))
-    for name, digest in sums.items():
-        path = folder / name
+        raise ValueError(changed.format(path=listing))
+    for entry, digest in sums.items():
+        path = folder / entry
         if not path.is_file():
-            raise ValueError(Errors.E063.format(path=path))
+            raise ValueError(missing.format(path=path))
         if _sha256(path) != digest:
-            raise ValueError(Errors.E064.format(path=path))
+            raise ValueError(changed.format(path=path))
     return True
 
 

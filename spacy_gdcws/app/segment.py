@@ -10,6 +10,7 @@ from spacy.util import minibatch
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
+from spacy_gdcws.pipeline.serialize import seal_pipeline
 from spacy_gdcws.pipeline.subwords import search_words
 
 # the package README command 1 builds and installs
@@ -31,6 +32,14 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
     if words_only:
         keep_words_only(nlp)
     return nlp
+
+
+def save_pipeline(nlp: Language, output: Path) -> None:
+    """`nlp.to_disk(output)`, then the whole folder sealed (`pipeline.serialize.seal_pipeline`):
+    each file's checksum, checked when its segmenter loads."""
+    output.mkdir(parents=True, exist_ok=True)
+    nlp.to_disk(output)
+    seal_pipeline(output)
 
 
 def keep_words_only(nlp: Language) -> List[str]:

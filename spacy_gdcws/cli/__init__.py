@@ -10,6 +10,7 @@ from spacy_gdcws.cli import (  # noqa: F401  (register the commands)
     package_meta,
     prepare,
     score,
+    seal,
     segment,
     segment_corpus,
     tune,

@@ -6,7 +6,7 @@ import typer
 from wasabi import msg
 
 from spacy_gdcws.app.ensemble import build_ensemble
-from spacy_gdcws.app.segment import load_pipeline
+from spacy_gdcws.app.segment import load_pipeline, save_pipeline
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 
@@ -24,6 +24,5 @@ def ensemble_cli(
     Inference costs one forward pass per member."""
     check_outputs({"OUTPUT": output}, {f"MODEL {i + 1}": m for i, m in enumerate(models)}, folders=("OUTPUT",))
     nlp = build_ensemble([load_pipeline(model) for model in models], segmenter)
-    output.mkdir(parents=True, exist_ok=True)
-    nlp.to_disk(output)
+    save_pipeline(nlp, output)
     msg.good(f"Ensemble of {len(models)} segmenters -> {output}")

@@ -8,7 +8,7 @@ from spacy.tokens import DocBin
 from spacy.training import Example
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline, set_granularity
+from spacy_gdcws.app.segment import load_pipeline, save_pipeline, set_granularity
 from spacy_gdcws.app.tuning import (
     DEFAULT_BIGRAM_PRIOR_WEIGHTS,
     DEFAULT_TAG_PRIOR_WEIGHTS,
@@ -65,8 +65,7 @@ def tune_decoding_cli(
                  f"bigram prior {row['bigram_prior_weight']:<5} "
                  f"F {row['token_f']:.2f} OOV-R {row['token_oov_r']} IV-R {row['token_iv_r']}")
     set_granularity(nlp, granularity)
-    output.mkdir(parents=True, exist_ok=True)
-    nlp.to_disk(output)
+    save_pipeline(nlp, output)
     if report is not None:
         report.parent.mkdir(parents=True, exist_ok=True)
         srsly.write_json(report, {"model": model, "dev": str(dev), "output": str(output), **result})

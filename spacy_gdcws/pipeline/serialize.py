@@ -86,6 +86,28 @@ def _apply_saved_settings(pipe: Any) -> None:
             setattr(pipe, name, value)
 
 
+# a whole pipeline's listing (every file but the two that `spacy package` rewrites), written by
+# `seal_pipeline` where the project saves or packages a pipeline, checked by the segmenter's load
+PIPELINE_CHECKSUMS = "pipeline_checksums.json"
+_UNSEALED = ("meta.json", "README.md")
+
+
+def seal_pipeline(path: Path) -> None:
+    """Write the SHA-256 of every file of the pipeline folder `path` (its config, tokenizer, vocab and
+    every component's files, spaCy's own too) to `path/pipeline_checksums.json`. A segmenter loaded
+    from the folder checks them all first (E125, E126): a damaged tagger or parser is refused by
+    name instead of loading and changing every doc."""
+    write_checksums(path, PIPELINE_CHECKSUMS, _UNSEALED)
+
+
+def verify_pipeline(path: Path) -> None:
+    """Check the pipeline folder around a segmenter's folder `path` against its listing, where the
+    folder is a pipeline (a config.cfg) sealed by `seal_pipeline`."""
+    root = path.parent
+    if (root / "config.cfg").is_file() and (root / PIPELINE_CHECKSUMS).exists():
+        verify_checksums(root, PIPELINE_CHECKSUMS, Errors.E125, Errors.E126)
+
+
 def check_not_quantized(pipe: Any) -> None:
     """E025 for an int8-quantised segmenter: it predicts only (no update, no save)."""
     if pipe.model.attrs.get(QUANTIZED_ATTR):
@@ -180,6 +202,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
             srsly.read_json(p) if p.exists() else [], decoder.normalizer, str(p))),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }
+    verify_pipeline(path)
     saved = _saved_cfg(path)
     fmt = int(saved.get("format", 1))
     if not verify_checksums(path) and fmt >= 2:  # E063 / E064 from verify_checksums

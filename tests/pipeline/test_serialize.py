@@ -220,3 +220,72 @@ def test_settings_changed_survive_bytes_and_a_load_override_wins(trained_copy, t
     override = spacy.load(tmp_path / "p", config={"components": {"gdcws_segmenter": {"user_dict_bonus": 9.0}}})
     got = _settings(override.get_pipe("gdcws_segmenter"))
     assert got == {**CHANGED, "user_dict_bonus": 9.0}
+
+
+@pytest.fixture
+def sealed(trained_copy, tmp_path):
+    """The trained segmenter with a spaCy tagger after it, saved and sealed as the project seals what
+    it packages (`seal`)."""
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    from spacy_gdcws.app.segment import save_pipeline
+
+    tagger = trained_copy.add_pipe("tagger")
+    ref = Doc(trained_copy.vocab, words=["我", "爱", "北京"], pos=["PRON", "VERB", "PROPN"], tags=["PN", "VV", "NR"])
+    tagger.initialize(lambda: [Example(ref.copy(), ref)], nlp=trained_copy)
+    save_pipeline(trained_copy, tmp_path / "p")
+    return tmp_path / "p"
+
+
+# binary files get 64 bytes flipped in the middle; text files an edit that still parses (an edit
+# that does not parse fails in spaCy before any component loads, loudly)
+EDITS = {
+    "tagger/model": None, "gdcws_segmenter/model": None, "tagger/cfg": None,
+    "config.cfg": ("batch_size = 1000", "batch_size = 999"),
+    "vocab/strings.json": ('"dddd"', '"dddx"'),
+    "tokenizer/cfg": ('"char"', '"char" '),
+}
+
+
+@pytest.mark.parametrize("target", sorted(EDITS))
+def test_a_changed_file_of_a_sealed_pipeline_is_refused_by_name(sealed, target):
+    """#61 (2): 64 bytes changed in another component's model loaded without a word; every file of a
+    sealed pipeline is checked when its segmenter loads: one coded error naming the file."""
+    assert len(spacy.load(sealed)("我爱北京")) >= 1
+    path = sealed / target
+    edit = EDITS[target]
+    if edit is None:
+        data = bytearray(path.read_bytes())
+        middle = len(data) // 2
+        data[middle : middle + 64] = bytes(b ^ 0x5A for b in data[middle : middle + 64])
+        path.write_bytes(bytes(data))
+    else:
+        text = path.read_text(encoding="utf8")
+        assert edit[0] in text
+        path.write_text(text.replace(edit[0], edit[1], 1), encoding="utf8")
+    with pytest.raises(ValueError, match="E126") as err:
+        spacy.load(sealed)
+    assert str(path) in str(err.value)
+
+
+def test_a_missing_file_of_a_sealed_pipeline_is_refused(sealed):
+    (sealed / "tagger" / "model").unlink()
+    with pytest.raises(ValueError, match="E125"):
+        spacy.load(sealed)
+
+
+def test_the_seal_command_and_what_package_rewrites(sealed, tmp_path):
+    """meta.json and README.md (rewritten by `spacy package`) are not sealed; `seal` refuses a folder
+    that is not a pipeline (E127)."""
+    import json
+
+    from tests.util import run_cli
+
+    listing = json.loads((sealed / "pipeline_checksums.json").read_text(encoding="utf8"))
+    assert "meta.json" not in listing and "tagger/model" in listing and "config.cfg" in listing
+    meta = json.loads((sealed / "meta.json").read_text(encoding="utf8"))
+    (sealed / "meta.json").write_text(json.dumps({**meta, "version": "9.9.9"}), encoding="utf8")
+    spacy.load(sealed)
+    run = run_cli("seal", tmp_path / "nothing")
+    assert run.returncode == 1 and "E127" in run.stderr + run.stdout
