@@ -94,6 +94,9 @@ class UserDictionary:
         # per group and length, key -> word (what the tables hold, as of the last snapshot);
         # the words touched since (their tables to bring up to date), and whether splits changed
         self._entries: Dict[Tuple[str, int], Dict[int, str]] = {}
+        # per group and length, key -> every word of the dictionary with that key (two words may read
+        # alike once normalized, 台湾 and 臺灣): the table holds the latest, and another when it goes
+        self._holders: Dict[Tuple[str, int], Dict[int, Dict[str, None]]] = {}
         self._pending: Dict[Tuple[str, int], Dict[str, None]] = {}
         self._splits_changed = False
         self._snapshot = Snapshot({}, MappingProxyType({}), 0)
@@ -220,13 +223,22 @@ class UserDictionary:
         for (group, size), touched in self._pending.items():
             words = list(touched)
             entries = self._entries.setdefault((group, size), {})
+            holders = self._holders.setdefault((group, size), {})
             keys = word_keys(words, size, self._normalizer).tolist()
             for word, key in zip(words, keys):
                 mode = self.words.get(word)
+                alike = holders.setdefault(key, {})
+                alike.pop(word, None)
                 if mode is not None and _place(word, mode) == (group, size):
+                    alike[word] = None  # the latest word of the key
                     entries[key] = word
                 elif entries.get(key) == word:
-                    del entries[key]
+                    if alike:  # another word reads the same: it keeps the entry
+                        entries[key] = next(reversed(alike))
+                    else:
+                        del entries[key]
+                if not alike:
+                    del holders[key]
             table = old.tables.get(group, {}).get(size)
             if not entries:
                 tables.get(group, {}).pop(size, None)

@@ -303,3 +303,29 @@ def test_threads_see_the_dictionary_before_or_after_an_edit():
     for thread in readers:
         thread.join()
     assert not errors and not bad and calls[0] >= 4
+
+
+@pytest.mark.parametrize("mode", ["force", "prefer", "combine"])
+@pytest.mark.parametrize("decode_between", [True, False])
+def test_two_words_that_read_alike_keep_their_own_entries(mode, decode_between):
+    """#61 (3): on a normalizing model 台湾 and 臺灣 have one key; removing one removed the other's
+    match while `"台湾" in user_dict` stayed True (also after to_list/from_list, with no decode between)."""
+    from spacy_gdcws.data.normalize import get_normalizer
+
+    normalizer = get_normalizer("t2s")
+    codes = numpy.array([ord(c) for c in normalizer.text("我爱台湾的山，以後再说")])
+    group = "hard" if mode == "force" else mode
+    user_dict = UserDictionary(normalizer=normalizer)
+    for pair in (["台湾", "臺灣"], ["以后", "以後"]):
+        user_dict.add(pair[:1], mode)
+        if decode_between:
+            user_dict.matches(codes, group)
+        user_dict.add(pair[1:], mode)
+        if decode_between:
+            user_dict.matches(codes, group)
+    for kept in (user_dict, UserDictionary.from_list(user_dict.to_list(), normalizer)):
+        kept.remove(["臺灣", "以后"])
+        assert "台湾" in kept and "以後" in kept
+        assert [(s, e) for s, e, _ in kept.matches(codes, group)] == [(2, 4), (7, 9)]
+        kept.remove(["台湾", "以後"])
+        assert kept.matches(codes, group) == []
