@@ -193,21 +193,28 @@ class Snapshot:
         """Merge "combine" words into one token where the decoded `bounds` (n - 1,) have a
         boundary at both of a word's edges (`edges`: gaps that count as boundaries anyway,
         and the ends of the tokens) and no gap inside it is a forced boundary
-        (`constraints` == 1). Longest words first at each position, left to right,
-        matches never overlap."""
+        (`constraints` == 1). At each position the longest word that fits there (a longer word
+        that does not fit hides no shorter one: 一个十 ending inside 十字 leaves 一个), left to
+        right; merges never overlap."""
         if not self.tables.get("combine") or not len(bounds):
             return bounds
-        best, _ = self.longest("combine", codes)
+        n = len(codes)
         cut = bounds | edges
+        # a word [start, stop) fits where gap start - 1 and gap stop - 1 are boundaries (or text
+        # ends) and no gap inside is forced: forced[i] counts the forced gaps before gap i
+        left = numpy.concatenate([[True], cut])  # left[start]: a boundary before token start
+        right = numpy.concatenate([cut, [True]])  # right[stop - 1]: a boundary after token stop - 1
+        forced = numpy.concatenate([[0], numpy.cumsum(constraints[: n - 1] == 1)])
+        best = numpy.zeros(n, dtype=numpy.int64)
+        for size in sorted(self.tables["combine"]):
+            starts, _ = self.tables["combine"][size].find(codes)
+            stops = starts + size
+            fits = left[starts] & right[stops - 1] & (forced[stops - 1] == forced[starts])
+            best[starts[fits]] = size  # longer sizes come later and win
         out = bounds.copy()
         end = 0
         for start in numpy.flatnonzero(best).tolist():
-            if start < end:
-                continue
-            stop = start + int(best[start])  # tokens [start, stop): inner gaps start .. stop - 2
-            left = start == 0 or cut[start - 1]
-            right = stop - 1 >= len(bounds) or cut[stop - 1]
-            if left and right and not (constraints[start : stop - 1] == 1).any():
-                out[start : stop - 1] = False
-                end = stop
+            if start >= end:
+                end = start + int(best[start])
+                out[start : end - 1] = False  # inner gaps start .. end - 2
         return out

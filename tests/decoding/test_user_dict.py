@@ -329,3 +329,32 @@ def test_two_words_that_read_alike_keep_their_own_entries(mode, decode_between):
         assert [(s, e) for s, e, _ in kept.matches(codes, group)] == [(2, 4), (7, 9)]
         kept.remove(["台湾", "以後"])
         assert kept.matches(codes, group) == []
+
+
+def _combined(user_dict, words, forced=()):
+    """The words after the user dictionary's combine pass over the model's `words`."""
+    text = "".join(words)
+    codes = numpy.array([ord(c) for c in text])
+    bounds = numpy.zeros(len(text) - 1, dtype=bool)
+    ends = numpy.cumsum([len(w) for w in words])[:-1] - 1
+    bounds[ends] = True
+    constraints = numpy.full(len(bounds), -1)
+    constraints[list(forced)] = 1
+    out = user_dict.combine(codes, bounds, numpy.zeros_like(bounds), constraints)
+    cuts = [0] + (numpy.flatnonzero(out) + 1).tolist() + [len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def test_combine_takes_the_longest_word_that_fits_at_each_position():
+    """#61 (4): a longer combine word that cannot form at a position (一个十 ends inside 十字) hid the
+    shorter one that could (一个); adding 出让金 (which cannot form) undid 出让."""
+    user_dict = UserDictionary()
+    user_dict.add(["一个", "一个十", "十字路口"], "combine")
+    assert _combined(user_dict, ["走到", "了", "一", "个", "十字", "路口"]) == ["走到", "了", "一个", "十字路口"]
+    user_dict.add(["出让"], "combine")
+    model = ["土地", "出", "让", "金额"]
+    assert _combined(user_dict, model) == ["土地", "出让", "金额"]
+    user_dict.add(["出让金"], "combine")  # ends inside 金额: cannot form, hides nothing
+    assert _combined(user_dict, model) == ["土地", "出让", "金额"]
+    # a forced boundary inside a word still keeps it apart; merges never overlap
+    assert _combined(user_dict, ["一", "个", "十字", "路口"], forced=[0]) == ["一", "个", "十字路口"]
