@@ -133,6 +133,7 @@ class UserDictionary:
                 self._normalizer = value
                 modes = dict(self.words)
                 self._clear_tables()
+                self._splits_changed = bool(self.splits)  # the next snapshot keeps them (they are not re-added)
                 self._apply(modes)
 
     def add(self, words: Iterable[str], mode: str = "force", freqs: Optional[Mapping[str, int]] = None) -> int:

@@ -358,3 +358,19 @@ def test_combine_takes_the_longest_word_that_fits_at_each_position():
     assert _combined(user_dict, model) == ["土地", "出让", "金额"]
     # a forced boundary inside a word still keeps it apart; merges never overlap
     assert _combined(user_dict, ["一", "个", "十字", "路口"], forced=[0]) == ["一", "个", "十字路口"]
+
+
+def test_a_dictionary_given_a_normalizer_keeps_its_splits():
+    """#61 (5): `seg.user_dict = ud` on a normalizing model (the dictionary gets the model's map) made
+    each split word one forced word: 和服务 stayed whole."""
+    from spacy_gdcws.data.normalize import get_normalizer
+
+    user_dict = UserDictionary()
+    user_dict.add_splits({"和服务": ["和", "服务"]})
+    user_dict.add(["北京"], "force")
+    user_dict.matches(numpy.array([ord(c) for c in "和服务"]))  # a snapshot before the change
+    user_dict.normalizer = get_normalizer("t2s")
+    codes = numpy.array([ord(c) for c in "商品和服务在北京"])
+    constraints, _ = user_dict.gap_rules(codes, 0.0)
+    # 商品|和|服务|在|北京: the split cuts 和|服务 (gap 2 and 3 are boundaries, 4 inside 服务 is not)
+    assert constraints.tolist() == [-1, 1, 1, 0, 1, 1, 0]
