@@ -4,20 +4,25 @@ One entry a line (fields separated by spaces or tabs):
 
 - `WORD`: the word, with the mode the file is loaded with;
 - `WORD MODE`: a mode of `user_dict.WORD_MODES`, written as it is there (`force`,
-  `prefer`, `combine`);
-- jieba's `WORD FREQ [TAG]` (`云计算 5 n`);
+  `prefer`, `combine`); a mode may also follow a word and its frequency, or precede the
+  frequency (`北京 prefer 5`, `北京 5 prefer`), and a pkuseg line may give it as its tag
+  (`北京<TAB>prefer`);
+- jieba's `WORD [FREQ] [TAG]` (jieba's own grammar, `^(.+?)( [0-9]+)?( [a-z]+)?$`:
+  `云计算 5 n`, `凱特琳 nz`); a tag without a frequency must be one of jieba's tags
+  (`JIEBA_TAGS`), so that a misspelt mode (`上海 prefered`) is not taken for one;
 - HanLP's `WORD TAG FREQ [TAG FREQ ...]` (`印象笔记 nz 1024`; the frequencies are summed);
 - pkuseg's `WORD<TAB>TAG`: a tag only after a tab.
 
 Frequencies are whole numbers (jieba writes some as `3.0`). Empty lines and lines that
 start with `#` are skipped; a byte-order mark may start any line (files concatenated);
 CRLF is fine. Anything else is E015 with file and line (`北京 上海`, `New York`, `北京
-Prefer`, `   12 北京` and a frequency too large for 64 bits among them): a line is never
-half read. A word listed twice takes its last line's mode and frequency. Files are UTF-8
+Prefer`, `   12 北京`, jieba's `Edu Trust认证 2000`, whose word holds a space, and a frequency
+too large for 64 bits among them): a line is never half read. A word listed twice takes its last line's mode and frequency. Files are UTF-8
 unless `encoding` says otherwise (GBK, GB18030, ...); a UTF-16 file with its byte-order
 mark is read as UTF-16.
 """
 import codecs
+import re
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -31,6 +36,13 @@ from spacy_gdcws.decoding.user_dict import (
 from spacy_gdcws.errors import Errors
 
 Entry = Tuple[str, str, Optional[int]]
+# jieba's part-of-speech tags (those of its dict.txt, and `eng` of its sample user dictionary)
+JIEBA_TAGS = frozenset(
+    "a ad ag an b c d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg u "
+    "ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
+# a tag as jieba writes one after a frequency, and as HanLP and pkuseg write theirs (ASCII)
+_JIEBA_TAG = re.compile(r"[a-z]+")
+_TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 def read_user_dict(path: Union[str, Path], default_mode: str = "force",
@@ -61,25 +73,42 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force",
 
 def parse_line(line: str, default_mode: str) -> Entry:
     """(word, mode, freq) of one line (see the module docstring); ValueError if in no format."""
-    if "\t" in line and len(line.split("\t")) == 2 and not line.split("\t")[1].strip().isdigit():
-        head, tag = (part.strip() for part in line.split("\t"))  # pkuseg: a tag after a tab
-        if not tag.isidentifier():
+    parts = line.split("\t")
+    if len(parts) == 2 and not _is_count(parts[1].strip()):
+        head, tag = (part.strip() for part in parts)  # pkuseg: a tag (or a mode) after a tab
+        if tag in WORD_MODES:
+            return check_word(head), tag, None
+        if not _TAG.fullmatch(tag):
             raise ValueError(Errors.E097.format(line=line))
         return check_word(head), default_mode, None
     fields = line.split()
     word, rest = fields[0], fields[1:]
-    check_word(word)
+    modes = [field for field in rest if field in WORD_MODES]
+    if len(modes) > 1 or (modes and len(rest) > 2):
+        raise ValueError(Errors.E097.format(line=line))
+    mode = modes[0] if modes else default_mode
+    rest = [field for field in rest if field not in WORD_MODES]
     if not rest:
-        return word, default_mode, None
-    if len(rest) == 1 and rest[0] in WORD_MODES:
-        return word, rest[0], None
-    if len(rest) in (1, 2) and _is_count(rest[0]) and (len(rest) == 1 or rest[1].isidentifier()):
-        return word, default_mode, _count(rest[0])  # jieba
-    if len(rest) % 2 == 0 and all(t.isidentifier() and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
-        return word, default_mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ)  # HanLP
+        return check_word(word), mode, None
     if len(rest) == 1 and rest[0].lower() in WORD_MODES:  # `北京 Prefer`: modes are written as they are
         raise ValueError(Errors.E045.format(mode=rest[0], options=WORD_MODES))
+    if _is_count(rest[0]) and (len(rest) == 1 or (len(rest) == 2 and _JIEBA_TAG.fullmatch(rest[1]))):
+        return check_word(word), mode, _count(rest[0])  # jieba: WORD FREQ [TAG]
+    if len(rest) == 1 and rest[0] in JIEBA_TAGS and not modes:
+        return check_word(word), mode, None  # jieba: WORD TAG
+    if len(rest) % 2 == 0 and all(_TAG.fullmatch(t) and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
+        return check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ)  # HanLP
+    if not modes and _jieba_word(line) is not None:  # jieba reads the fields before FREQ/TAG as one word
+        check_word(_jieba_word(line))  # E046: whitespace inside a word
     raise ValueError(Errors.E097.format(line=line))
+
+
+def _jieba_word(line: str) -> Optional[str]:
+    """The word jieba's grammar reads off a line with spaces inside it (`Edu Trust认证 2000` ->
+    `Edu Trust认证`), or None where it reads no such word."""
+    match = re.match(r"^(.+?)( [0-9]+)?( [a-z]+)?$", line.strip())
+    word = match.group(1) if match else None
+    return word if word and " " in word else None
 
 
 def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force",

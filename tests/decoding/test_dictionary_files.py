@@ -90,3 +90,42 @@ def test_saved_rows_are_checked_on_load(row, code):
     with a space, or a split whose parts do not spell it, were accepted."""
     with pytest.raises(ValueError, match=f"E095.*user_dict.json: row 1.*{code}"):
         UserDictionary.from_list([["天安门", "force"], row], source="user_dict.json")
+
+
+# jieba's sample user dictionary (tests/fixtures/jieba_userdict.txt) line by line: the entry read, or
+# the coded error (jieba's grammar reads `Edu Trust认证` as one word, which holds a space: a word here
+# never does, whitespace is always a boundary)
+JIEBA_SAMPLE = [
+    ("云计算", "force", 5), ("李小福", "force", 2), ("创新办", "force", 3), ("easy_install", "force", 3),
+    ("好用", "force", 300), ("韩玉赏鉴", "force", 3), ("八一双鹿", "force", 3), ("台中", "force", None),
+    ("凱特琳", "force", None), "E046",
+]
+
+
+def test_jiebas_own_sample_file_line_by_line():
+    """#61 (6): `凱特琳 nz` (a word and a tag) was refused with E015, and `Edu Trust认证 2000` read as
+    the word `Edu` with frequency 2000."""
+    from pathlib import Path
+
+    from spacy_gdcws.decoding.dictionary_files import parse_line
+
+    lines = (Path(__file__).parents[1] / "fixtures" / "jieba_userdict.txt").read_text(encoding="utf8").splitlines()
+    assert len(lines) == len(JIEBA_SAMPLE)
+    for line, expected in zip(lines, JIEBA_SAMPLE):
+        if isinstance(expected, tuple):
+            assert parse_line(line, "force") == expected, line
+        else:
+            with pytest.raises(ValueError, match=expected):
+                parse_line(line, "force")
+
+
+@pytest.mark.parametrize("line", ["北京\tprefer", "北京 prefer 5", "北京 5 prefer", "北京 prefer"])
+def test_a_mode_beside_a_frequency_or_after_a_tab_is_the_mode(tmp_path, line):
+    """#61 (6): these three loaded as force."""
+    entry = _read(tmp_path, line + "\n")[0]
+    assert entry[:2] == ("北京", "prefer") and entry[2] in (None, 5)
+
+
+def test_a_file_with_a_word_holding_a_space_is_refused_at_its_line(tmp_path):
+    with pytest.raises(ValueError, match=r"E015.*dict.txt:2:.*E046"):
+        _read(tmp_path, "云计算 5\nEdu Trust认证 2000\n")
