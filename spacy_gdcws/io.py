@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 import uuid
 from pathlib import Path
@@ -69,8 +70,9 @@ def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterato
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with _writing(path):
-            # mkstemp makes the file 0600: give it the mode a plain open() would (0666 less the umask)
-            os.fchmod(fd, 0o666 & ~current_umask())
+            # mkstemp makes the file 0600: give it the mode of the file it replaces (as writing over it
+            # in place would keep), or that a plain open() would give a new one (0666 less the umask)
+            os.fchmod(fd, _kept_mode(path))
             f = os.fdopen(fd, mode, **open_args)
         yield from _writes_to(f, path)
         with _writing(path):
@@ -162,6 +164,14 @@ def check_outputs(outputs: Dict[str, Optional[Union[str, Path]]], inputs: Dict[s
         seen[out] = name
         if name not in folders and out.is_dir():
             raise ValueError(Errors.E079.format(name=name, path=output))
+
+
+def _kept_mode(path: Path) -> int:
+    """The permission bits a file written over `path` gets: the existing file's, else 0666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
 
 
 def current_umask() -> int:

@@ -2,6 +2,8 @@
 import os
 import threading
 
+import pytest
+
 from spacy_gdcws.io import atomic_write_text
 
 
@@ -76,3 +78,34 @@ def test_the_blocks_own_errors_pass_through(tmp_path):
             f.write("x")
             open(tmp_path / "missing.txt")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o755])
+def test_writing_over_a_file_keeps_its_permissions(tmp_path, mode):
+    """#61 (7): a 0600 out.txt was 0644 after `segment` wrote it again (the temporary file's mode);
+    a new file still gets 0666 less the umask."""
+    import stat
+
+    from spacy_gdcws.io import atomic_write_text, current_umask
+
+    out = tmp_path / "out.txt"
+    out.write_text("old\n", encoding="utf8")
+    out.chmod(mode)
+    atomic_write_text(out, "new\n")
+    assert out.read_text(encoding="utf8") == "new\n" and stat.S_IMODE(out.stat().st_mode) == mode
+    atomic_write_text(tmp_path / "fresh.txt", "x")
+    assert stat.S_IMODE((tmp_path / "fresh.txt").stat().st_mode) == 0o666 & ~current_umask()
+
+
+def test_segment_over_an_existing_output_keeps_its_permissions(tmp_path):
+    import stat
+
+    from tests.util import LEGACY_FIXTURE, run_cli
+
+    source, out = tmp_path / "in.txt", tmp_path / "out.txt"
+    source.write_text("我爱北京天安门。\n", encoding="utf8")
+    out.write_text("", encoding="utf8")
+    out.chmod(0o600)
+    run = run_cli("segment", LEGACY_FIXTURE, source, out)
+    assert run.returncode == 0, run.stderr
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and out.read_text(encoding="utf8").strip()
