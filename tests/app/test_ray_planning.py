@@ -71,6 +71,30 @@ def test_an_edit_that_keeps_size_and_mtime_is_seen(tmp_path):
     assert not is_done(entry, edited, "m", {}, fs, fs)
 
 
+def test_an_edit_in_the_middle_of_a_large_file_is_seen(tmp_path):
+    """#61 (8): a 3 MiB input with one character changed in its middle, size and mtime put back,
+    was skipped (the digest read its first and last MiB only)."""
+    source = tmp_path / "in" / "a.txt"
+    source.parent.mkdir()
+    line = "我爱北京天安门。\n"
+    lines = [line] * (3 * 2**20 // len(line.encode("utf8")) + 1)
+    source.write_text("".join(lines), encoding="utf8")
+    assert source.stat().st_size > 3 * 2**20
+    (out := tmp_path / "out").mkdir()
+    (out / "a.txt").write_text("x\n", encoding="utf8")
+    fs, _ = filesystem_of(tmp_path)
+    (file,) = find_inputs(source.parent, out)
+    entry = {"source": file.identity(fs), "model": "m", "settings": {}, "output_size": 2}
+    assert is_done(entry, file, "m", {}, fs, fs)
+    stat = source.stat()
+    lines[len(lines) // 2] = "我恨北京天安门。\n"
+    source.write_text("".join(lines), encoding="utf8")
+    os.utime(source, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    (edited,) = find_inputs(source.parent, out)
+    assert (edited.size, edited.mtime_ns) == (file.size, file.mtime_ns)
+    assert not is_done(entry, edited, "m", {}, fs, fs)
+
+
 @pytest.mark.parametrize("text", ['{"format": 1, "files": []}', '{"format": 1, "files": null}',
                                   '{"format": 1, "files": {"a.txt": "x"}}', "[1, 2]", "null"])
 def test_a_manifest_of_another_shape_is_trusted_for_nothing(tmp_path, text):

@@ -10,8 +10,8 @@ The driver only plans and commits; the corpus never passes through it:
    it (and hashed: its identity), the output folder is checked (not an input, not inside the
    input folder, by real path; made now). Links to folders are not followed; a link to
    nothing, or a codec that cannot be written back (snappy), fails alone. A file whose entry
-   in the output folder's manifest matches its size, mtime and a digest of its first and
-   last MiB, the model's identity and the settings is done: skipped (resume).
+   in the output folder's manifest matches its size, mtime and the SHA-256 of its bytes,
+   the model's identity and the settings is done: skipped (resume).
 2. Workers: `LineChunks`, a Ray Data file datasource, streams each file (gzip, bz2, zstd, lz4 by its
    extension) as rows of `batch_size` lines, numbered per file, then one end row with the
    file's number of chunks (or the coded error of a line that is not UTF-8: that file fails,

@@ -77,7 +77,7 @@ def is_done(entry: Optional[Dict[str, Any]], file: CorpusFile, model: str, setti
     source = entry.get("source")
     if not isinstance(source, dict) or (source.get("size"), source.get("mtime_ns")) != (file.size, file.mtime_ns):
         return False
-    if source != file.identity(in_fs):  # read the file's ends only for what size and mtime say is done
+    if source != file.identity(in_fs):  # read the file only where size and mtime say it is done
         return False
     info = fs.get_file_info(file.target)
     return info.type == pafs.FileType.File and info.size == entry.get("output_size")
