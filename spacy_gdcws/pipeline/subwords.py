@@ -48,6 +48,26 @@ def inner_spans(doc: Doc, dictionaries: Sequence[UserDictionary], normalizer: Ch
     return sorted(found)
 
 
+# where a doc keeps its sub-words: user_data under this key and the attribute's name, as one flat
+# list of offsets (what msgpack, DocBin and n_process > 1 carry as they are)
+_USER_DATA = "gdcws_subwords"
+
+
+def register_subwords(attr: str = "subwords") -> None:
+    """`Doc._.<attr>`: the sub-words as a list of (start_char, end_char) tuples, the same type in
+    process, after a `DocBin` and from `nlp.pipe(n_process=2)` (a plain extension came back as a
+    tuple of tuples or a list of lists there); None where the doc has none recorded."""
+
+    def getter(doc: Doc) -> Optional[List[Tuple[int, int]]]:
+        flat = doc.user_data.get((_USER_DATA, attr))
+        return None if flat is None else [(int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2)]
+
+    def setter(doc: Doc, spans: Optional[Iterable[Tuple[int, int]]]) -> None:
+        doc.user_data[(_USER_DATA, attr)] = None if spans is None else [int(x) for span in spans for x in span]
+
+    Doc.set_extension(attr, getter=getter, setter=setter)
+
+
 class SubwordFinder:
     """The dictionary words inside each word of a doc (see the module's docstring)."""
 
@@ -58,7 +78,7 @@ class SubwordFinder:
         self.attr = attr
         self.segmenter = segmenter
         if not Doc.has_extension(attr):
-            Doc.set_extension(attr, default=None)
+            register_subwords(attr)
 
     def dictionaries(self) -> Tuple[List[UserDictionary], CharNormalizer]:
         """The user dictionary and the general lexicon (as granularity "coarse" reads it), and

@@ -87,6 +87,23 @@ def test_subwords_survive_docbin_and_pickle(trained_copy):
     assert subword_texts(again) == subword_texts(pickle.loads(pickle.dumps(doc))) == OURS
 
 
+def test_subwords_are_a_list_of_tuples_on_every_path(trained_copy):
+    """#61 (9): a list of tuples in process, a tuple of tuples after DocBin, a list of lists after
+    n_process=2 (where `(3, 5) in doc._.subwords` was False)."""
+    nlp = trained_copy
+    nlp.get_pipe("gdcws_segmenter").add_words([PRC], mode="force")
+    add_search(nlp)
+    texts = [PRC, f"我爱{PRC}。"]
+    here = [doc._.subwords for doc in nlp.pipe(texts)]
+    binned = [doc._.subwords for doc in DocBin(docs=list(nlp.pipe(texts)), store_user_data=True).get_docs(nlp.vocab)]
+    forked = [doc._.subwords for doc in nlp.pipe(texts, n_process=2, batch_size=1)]
+    for spans in (here, binned, forked):
+        assert spans == here
+        assert all(type(doc_spans) is list and all(type(s) is tuple for s in doc_spans) for doc_spans in spans)
+    start, end = here[1][0]
+    assert (start, end) in forked[1] and (start, end) in binned[1]
+
+
 def test_segment_search_writes_subwords_before_each_word(trained_nlp, tmp_path):
     trained_nlp.to_disk(tmp_path / "model")
     (tmp_path / "words.txt").write_text(PRC + "\n", encoding="utf8")
