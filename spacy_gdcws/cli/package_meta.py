@@ -88,7 +88,7 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
         "",
         f"- **What it does**: Chinese word segmentation (`gdcws_segmenter`, config `{config}`), first in the "
         "pipeline on character tokens; `doc.text` is always the input.",
-        *([(f"- **POS and dependencies**: one biaffine tagger and parser (`gdcws_parser`, `configs/ud_biaffine.cfg`: "
+        *([("- **POS and dependencies**: one biaffine tagger and parser (`gdcws_parser`, `configs/ud_biaffine.cfg`: "
             "UPOS, XPOS, heads and relations; sentences end at line breaks and 。！？) trained on the segmenter's own words; "
             if biaffine else "- **POS and dependencies**: a morphologizer (UPOS) and a parser trained on the segmenter's own "
             "words (`configs/ud_pipeline.cfg`); ")
@@ -158,6 +158,7 @@ def package_meta_cli(
     if model is not None:
         import spacy
 
+        from spacy_gdcws.ml.state import uses_general_lexicon
         from spacy_gdcws.pipeline.names import segmenter_names
 
         nlp = spacy.load(model)
@@ -165,7 +166,7 @@ def package_meta_cli(
         for name in segmenter_names(nlp)[:1]:
             segmenter = nlp.get_pipe(name)
             normalize = segmenter.decoder.normalizer.spec
-            n_lexicon = len(segmenter.general_words) if segmenter.uses_general_lexicon else 0
+            n_lexicon = len(segmenter.general_words) if uses_general_lexicon(segmenter.model) else 0
         if "parser" in nlp.pipe_names and pipeline_metrics is not None:
             analysis = pipeline_scores(pipeline_metrics)
             biaffine = type(nlp.get_pipe("parser")).__name__ == "BiaffineParser"

@@ -166,3 +166,23 @@ def training_state(data: TrainingData, pipe: Any) -> Tuple[Optional[PseudoWords]
     give_training_state(model, None if blocks is None else blocks.folds,
                         WordCounts(data.norm_counts, blocks.local if blocks else {}))
     return pseudo, priors
+
+
+def needs_training_state(pipe: Any) -> bool:
+    """Whether the segmenter `pipe` trains with state that only `initialize` or `continue_training`
+    builds: leave-one-out counts, training blocks, pseudo-words' sources or held-out priors."""
+    if pipe.pseudo_words > 0.0 or pipe.pseudo_chars > 0.0:
+        return True
+    for node in feature_layers(pipe.model):
+        settings = node.attrs[SETTINGS]
+        if (settings["lexicon_max_len"] and settings["lexicon_holdout"]) or settings.get("holdout_folds", 0) >= 2:
+            return True
+    return False
+
+
+def check_training_state(pipe: Any) -> None:
+    """E128 for a segmenter that would train without the state a loaded one lacks (a sourced
+    `model-last` in a config without `spacy_gdcws.continue_training.v1`)."""
+    if needs_training_state(pipe):
+        raise ValueError(Errors.E128.format(name=pipe.name))
+

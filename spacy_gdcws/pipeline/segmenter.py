@@ -59,6 +59,7 @@ from spacy_gdcws.pipeline.counts import (
     DecodingCounts,
     HeldOutPriors,
     TrainingData,
+    check_training_state,
     has_known_spaces,
     store_decoding_counts,
     training_state,
@@ -113,6 +114,8 @@ class GDSegmenter(TrainablePipe):
         # per block of the training data the tag prior counted without it (held_out_priors)
         self._pseudo: Optional[PseudoWords] = None
         self._held_out_priors: Optional[HeldOutPriors] = None
+        # whether initialize or continue_training built the state above (a loaded segmenter has not)
+        self.training_ready = False
         self._words = WordDocs()
         self.train_words = set()
         self.general_words = set()
@@ -175,10 +178,6 @@ class GDSegmenter(TrainablePipe):
     def resources(self) -> List[FeatureResources]:
         """What each featurize layer of the model reads besides its settings (`ml.resources`)."""
         return feature_resources(self.model)
-
-    @property
-    def uses_general_lexicon(self) -> bool:
-        return uses_general_lexicon(self.model)
 
     @property
     def threshold(self) -> float:
@@ -275,6 +274,8 @@ class GDSegmenter(TrainablePipe):
             return losses
         validate_examples(examples, "GDSegmenter.update")
         serialize.check_not_quantized(self)
+        if not self.training_ready:
+            check_training_state(self)
         # pseudo-words keep every token: the gold gaps of an example hold for its respelled doc
         golds = [gold_gaps(eg) for eg in examples]
         if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
@@ -317,7 +318,7 @@ class GDSegmenter(TrainablePipe):
         validate_get_examples(get_examples, "GDSegmenter.initialize")
         if general_lexicon is not None:
             self.general_words = lexicon_words(general_lexicon, general_lexicon_min_freq)
-        if self.uses_general_lexicon and not self.general_words:
+        if uses_general_lexicon(self.model) and not self.general_words:
             raise ValueError(Errors.E091)
         if user_dict is not None:
             self.load_user_dict(user_dict, user_dict_mode)
@@ -327,6 +328,7 @@ class GDSegmenter(TrainablePipe):
         self.train_words = set(data.counts)
         store_decoding_counts(self, data.decoding)
         self._pseudo, self._held_out_priors = training_state(data, self)
+        self.training_ready = True
         self.cfg[UPDATES_KEY] = 0
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
         set_model_vectors(self.model, self.vocab)
@@ -340,6 +342,7 @@ class GDSegmenter(TrainablePipe):
         validate_get_examples(get_examples, "GDSegmenter.continue_training")
         data = TrainingData.read(get_examples, model_normalizer(self.model))
         self._pseudo, self._held_out_priors = training_state(data, self)
+        self.training_ready = True
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with

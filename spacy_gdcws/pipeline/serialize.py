@@ -26,7 +26,7 @@ from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_check
 from spacy_gdcws.ml.resources import model_normalizer
 from spacy_gdcws.ml.saved_layout import load_model_bytes
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
-from spacy_gdcws.ml.state import QUANTIZED_ATTR, uses_lexicon
+from spacy_gdcws.ml.state import QUANTIZED_ATTR, uses_general_lexicon, uses_lexicon
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
@@ -166,7 +166,7 @@ def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
         "words.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(pipe.train_words)), encoding="utf8"),
         # only where the model reads one (older folders have none)
         "general_lexicon.txt": lambda p: p.write_text("".join(w + "\n" for w in sorted(pipe.general_words)),
-                                                      encoding="utf8") if pipe.uses_general_lexicon else None,
+                                                      encoding="utf8") if uses_general_lexicon(pipe.model) else None,
         "pairs": lambda p: None if decoder.pair_counts is None else p.write_bytes(decoder.pair_counts.to_bytes()),
         "user_dict.json": lambda p: srsly.write_json(p, decoder.user_dict.to_list()),
         "vocab": lambda p: pipe.vocab.to_disk(p, exclude=exclude),
@@ -216,7 +216,7 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     _apply_saved_settings(pipe)
     if uses_lexicon(pipe.model) and not pipe.train_words:  # the model needs its training words (dictionary features)
         raise ValueError(Errors.E065.format(path=path / "words.txt"))
-    if pipe.uses_general_lexicon and not pipe.general_words:
+    if uses_general_lexicon(pipe.model) and not pipe.general_words:
         raise ValueError(Errors.E092.format(path=path / "general_lexicon.txt"))
 
 

@@ -79,12 +79,16 @@ def resumed(schedule: Iterable[float], steps: int = 0, model: Optional[str] = No
 
 def continue_sourced(nlp: Language) -> Language:
     """Rebuild the training-only state of every sourced, unfrozen segmenter from
-    the config's training corpus (`GDSegmenter.continue_training`)."""
+    the config's training corpus (`GDSegmenter.continue_training`). A sourced segmenter is
+    one that `initialize` did not reach (spaCy leaves sourced components out of it; its
+    `training_ready` is False): `nlp.config` holds the source's settings for it, without the
+    `source` key, so the config cannot tell (reading it found none, and a continued run trained
+    without its state until E128 said so)."""
     config = nlp.config.interpolate()
     training = config["training"]
     frozen = set(training.get("frozen_components", []))
-    names = [name for name, block in config["components"].items()
-             if "source" in block and name not in frozen and hasattr(nlp.get_pipe(name), "continue_training")]
+    names = [name for name, pipe in nlp.components
+             if name not in frozen and hasattr(pipe, "continue_training") and not getattr(pipe, "training_ready", True)]
     if not names:
         return nlp
     resolved = registry.resolve({"corpora": config["corpora"]})
