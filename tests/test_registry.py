@@ -133,11 +133,12 @@ def test_torch_modules_import_without_spacy():
 import sys
 sys.modules["spacy"] = None
 sys.modules["thinc"] = None
-from spacy_gdcws.nn import GDConfig, GDTransformerNet
-net = GDTransformerNet(GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=10))
+from spacy_gdcws.nn import CharEmbedding, GapScorer, GDConfig, GDEncoder, SegmentationNet
+cfg = GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=10)
+net = SegmentationNet(CharEmbedding(16, 10), GDEncoder(cfg), GapScorer(16, 16))
 print(type(net).__name__)
 """
-    assert "GDTransformerNet" in run_fresh(code)
+    assert "SegmentationNet" in run_fresh(code)
 
 
 def test_registered_names_equal_the_entry_points():

@@ -1,13 +1,14 @@
 """Segment lines of text with a pipeline, keeping every line."""
 import sys
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, List, Optional
+from typing import IO, Any, Iterable, Iterator, List, Optional, Sequence
 
 import spacy
 from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.util import minibatch
 
+from spacy_gdcws.app.pieces import PIECE_CHARS, line_pieces
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
 from spacy_gdcws.pipeline.serialize import seal_pipeline
@@ -65,9 +66,20 @@ def set_granularity(nlp: Language, granularity: Optional[str]) -> None:
 from spacy_gdcws.pipeline.words import doc_words
 
 
-def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1) -> Iterator[Doc]:
-    """One doc per line, in order (empty lines give empty docs)."""
-    return nlp.pipe(lines, batch_size=batch_size, n_process=n_process)
+def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1,
+                  piece: int = PIECE_CHARS) -> Iterator[List[Doc]]:
+    """The docs of each line, in order: one doc per line, or for a line longer than `piece`
+    characters one per piece of it (`app.pieces`: memory bounded by the piece, not the line).
+    An empty line gives one empty doc."""
+    pieces = ((text, number) for number, line in enumerate(lines) for text in line_pieces(line, piece))
+    current, docs = 0, []
+    for doc, number in nlp.pipe(pieces, batch_size=batch_size, n_process=n_process, as_tuples=True):
+        if number != current:
+            yield docs
+            current, docs = number, []
+        docs.append(doc)
+    if docs:
+        yield docs
 
 
 def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
@@ -94,48 +106,55 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
 FORMATS = ("words", "pos", "conllu")
 
 
-def write_tagged(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ", pos_sep: str = "/") -> int:
-    """Write each doc as one line of `word{pos_sep}UPOS` items (jieba's `-p`, pkuseg's `postag`);
+Line = Sequence[Doc]  # the docs of one line, in order (`segment_lines`: one, or one per piece)
+
+
+def write_tagged(lines: Iterable[Line], out: IO[str], delimiter: str = "  ", pos_sep: str = "/") -> int:
+    """Write each line as one line of `word{pos_sep}UPOS` items (jieba's `-p`, pkuseg's `postag`);
     RETURNS the number of lines."""
     n = 0
-    for doc in docs:
-        out.write(delimiter.join(f"{t.text}{pos_sep}{t.pos_}" for t in doc if not t.is_space) + "\n")
+    for docs in lines:
+        out.write(delimiter.join(f"{t.text}{pos_sep}{t.pos_}" for doc in docs for t in doc if not t.is_space) + "\n")
         n += 1
     return n
 
 
-def write_conllu(docs: Iterable[Doc], out: IO[str]) -> int:
-    """Write each doc's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
+def write_conllu(lines: Iterable[Line], out: IO[str]) -> int:
+    """Write each line's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
     UPOS, XPOS, HEAD, DEPREL; `SpaceAfter=No` where no whitespace follows a word; whitespace
     tokens are left out, as CoNLL-U has no rows for them). An empty line writes no block.
-    RETURNS the number of lines (docs) read."""
+    RETURNS the number of lines read."""
     n = 0
-    for doc in docs:
+    for docs in lines:
         n += 1
-        for k, sent in enumerate(doc.sents if doc.has_annotation("DEP") else [doc[:]], 1):
-            words = [t for t in sent if not t.is_space]
-            if not words:
-                continue
-            ids = {t.i: j for j, t in enumerate(words, 1)}
-            out.write(f"# sent_id = {n}-{k}\n# text = {sent.text.strip()}\n")
-            for j, t in enumerate(words, 1):
-                head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
-                following = doc[t.i + 1] if t.i + 1 < len(doc) else None
-                space = bool(t.whitespace_) or (following is not None and following.is_space)
-                misc = "_" if space or following is None else "SpaceAfter=No"
-                out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
-                                     (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
-            out.write("\n")
+        k = 0
+        for d, doc in enumerate(docs):
+            line_ends = d == len(docs) - 1  # a piece's last word runs on into the next piece
+            for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
+                words = [t for t in sent if not t.is_space]
+                if not words:
+                    continue
+                k += 1
+                ids = {t.i: j for j, t in enumerate(words, 1)}
+                out.write(f"# sent_id = {n}-{k}\n# text = {sent.text.strip()}\n")
+                for j, t in enumerate(words, 1):
+                    head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
+                    following = doc[t.i + 1] if t.i + 1 < len(doc) else None
+                    space = bool(t.whitespace_) or (following is not None and following.is_space)
+                    misc = "_" if space or (following is None and line_ends) else "SpaceAfter=No"
+                    out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
+                                         (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
+                out.write("\n")
     return n
 
 
-def write_segmented(docs: Iterable[Doc], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
-    """Write the words of each doc as one line (`search`: each word's dictionary sub-words
+def write_segmented(lines: Iterable[Line], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
+    """Write the words of each line as one line (`search`: each word's dictionary sub-words
     before it, as jieba's `cut_for_search`; the pipeline needs `gdcws_subwords`); RETURNS
     the number of lines."""
     words = search_words if search else doc_words
     n = 0
-    for doc in docs:
-        out.write(delimiter.join(words(doc)) + "\n")
+    for docs in lines:
+        out.write(delimiter.join(w for doc in docs for w in words(doc)) + "\n")
         n += 1
     return n

@@ -6,6 +6,7 @@ import pytest
 import spacy
 import torch
 
+from spacy_gdcws.ml.shims import torch_shims
 from spacy_gdcws.nn import IteratedDilatedCNN, LocalSelfAttentionEncoder
 from tests.util import (
     ENCODERS,
@@ -121,12 +122,12 @@ def test_pretrained_vectors_reach_the_model_and_are_saved(ud_sentences, tmp_path
         nlp.vocab.set_vector(c, rng.normal(size=8).astype("f"))
     trained, losses = train(model_config("idcnn", "crf", vectors_width=8), ud_sentences, nlp=nlp)
     assert losses[-1] < losses[0]
-    net = trained.get_pipe("gdcws_segmenter").model.layers[0].shims[0].net
+    net = torch_shims(trained.get_pipe("gdcws_segmenter").model)[0].net
     assert tuple(net.embed.vectors.shape) == nlp.vocab.vectors.shape and nlp.vocab.vectors.n_keys == len(chars) // 2
     got = words(trained)
     trained.to_disk(tmp_path / "nlp")
     loaded = spacy.load(tmp_path / "nlp")
-    assert torch.equal(loaded.get_pipe("gdcws_segmenter").model.layers[0].shims[0].net.embed.vectors, net.embed.vectors)
+    assert torch.equal(torch_shims(loaded.get_pipe("gdcws_segmenter").model)[0].net.embed.vectors, net.embed.vectors)
     assert words(loaded) == got
 
 

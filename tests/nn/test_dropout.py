@@ -40,13 +40,14 @@ def test_a_saved_model_s_fingerprint_is_as_with_torch_s_dropout():
     the model fingerprint that loading checks is the same with either."""
     import spacy
 
+    from spacy_gdcws.ml.shims import torch_shims
     from spacy_gdcws.pipeline.serialize import model_fingerprint
     from tests.util import model_config
 
     nlp = spacy.blank("zh")
     seg = nlp.add_pipe("gdcws_segmenter", config={"model": model_config("idcnn", "crf", dropout=0.3)})
     ours = model_fingerprint(seg.model)
-    net = seg.model.layers[0].shims[0].net
+    net = torch_shims(seg.model)[0].net
     for name, module in list(net.named_modules()):
         for child_name, child in list(module.named_children()):
             if isinstance(child, Dropout):

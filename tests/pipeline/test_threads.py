@@ -2,6 +2,8 @@
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from spacy_gdcws.ml.shims import torch_shims
+
 
 def words(nlp, text):
     return [t.text for t in nlp(text)]
@@ -22,7 +24,7 @@ def test_four_threads_give_the_single_thread_words(dropout_nlp, lines):
 def test_threads_during_one_update_never_see_dropout(dropout_nlp, lines):
     seg = dropout_nlp.get_pipe("gdcws_segmenter")
     before = [words(dropout_nlp, t) for t in lines[:20]]
-    seg.model.layers[0].shims[0].net.train()  # as an update leaves it
+    torch_shims(seg.model)[0].net.train()  # as an update leaves it
     results = []
     workers = [threading.Thread(target=lambda: results.append([words(dropout_nlp, t) for t in lines[:20]])) for _ in range(4)]
     for w in workers:

@@ -145,15 +145,20 @@ def test_segmenter_trains_with_pseudo_words(sxu_sentences):
     assert seg.train_words == set(counts)
     assert set(seg._pseudo.firsts) == {w[0] for w in counts if is_han_pair(w)}
     seen = []
-    original = seg._loss
+    from spacy_gdcws.pipeline import segmenter as segmenter_module
 
-    def spy(golds, batch, scores):
+    original = segmenter_module.batch_loss
+
+    def spy(pipe, golds, batch, scores):
         seen.extend(doc.text for doc in batch)
-        return original(golds, batch, scores)
+        return original(pipe, golds, batch, scores)
 
-    seg._loss = spy
+    segmenter_module.batch_loss = spy
     numpy.random.seed(1)
-    loss = nlp.update(examples)["gdcws_segmenter"]
+    try:
+        loss = nlp.update(examples)["gdcws_segmenter"]
+    finally:
+        segmenter_module.batch_loss = original
     assert numpy.isfinite(loss) and loss > 0
     texts = [eg.predicted.text for eg in examples]
     assert len(seen) == len(texts) and seen != texts

@@ -147,10 +147,14 @@ class SegmentActor:
                 "text": texts, "lines": n_lines, "chars": chars, "retries": tries}
 
     def _segment(self, lines: List[str]) -> str:
-        from spacy_gdcws.pipeline.words import doc_words
+        """The chunk's lines segmented as `segment` writes them (a long line in pieces: `app.pieces`)."""
+        import io
 
-        out = [self.delimiter.join(doc_words(doc)) + "\n" for doc in self.nlp.pipe(lines, batch_size=self.nlp_batch_size)]
-        return "".join(out)
+        from spacy_gdcws.app.segment import segment_lines, write_segmented
+
+        out = io.StringIO()
+        write_segmented(segment_lines(self.nlp, lines, self.nlp_batch_size), out, self.delimiter)
+        return out.getvalue()
 
 
 def part_path(staging: str, file: int, chunk: int) -> str:
