@@ -10,7 +10,7 @@ import stat
 import tempfile
 import uuid
 from pathlib import Path
-from typing import IO, Any, ContextManager, Dict, Iterable, Iterator, Optional, Tuple, Union
+from typing import IO, Any, Callable, ContextManager, Dict, Iterable, Iterator, Optional, Tuple, Union
 
 # what a stream is read by: bounded memory whatever the file's size
 READ_BLOCK = 1 << 20
@@ -234,7 +234,7 @@ def write_checksums(folder: Union[str, Path], name: str = CHECKSUMS, skip: Itera
 
 
 def verify_checksums(folder: Union[str, Path], name: str = CHECKSUMS, missing: Optional[str] = None,
-                     changed: Optional[str] = None) -> bool:
+                     changed: Optional[str] = None, skip: Optional[Callable[[str], bool]] = None) -> bool:
     """Check the files under `folder` against its listing `name`: `missing` (E063) for a
     listed file that is missing, `changed` (E064) for one whose bytes changed (or a listing that
     cannot be read). RETURNS False if the folder has no listing or an empty one (the caller
@@ -253,6 +253,8 @@ def verify_checksums(folder: Union[str, Path], name: str = CHECKSUMS, missing: O
     if not isinstance(sums, dict) or not all(isinstance(v, str) for v in sums.values()):
         raise ValueError(changed.format(path=listing))
     for entry, digest in sums.items():
+        if skip is not None and skip(entry):
+            continue
         path = folder / entry
         if not path.is_file():
             raise ValueError(missing.format(path=path))

@@ -1,7 +1,7 @@
 """Segment lines of text with a pipeline, keeping every line."""
 import sys
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, List, Optional, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, List, Optional, Tuple
 
 import spacy
 from spacy.language import Language
@@ -11,7 +11,7 @@ from spacy.util import minibatch
 from spacy_gdcws.app.pieces import PIECE_CHARS, line_pieces
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
-from spacy_gdcws.pipeline.serialize import seal_pipeline
+from spacy_gdcws.pipeline.serialize import leaving_out, seal_pipeline
 from spacy_gdcws.pipeline.subwords import search_words
 
 # the package README command 1 builds and installs
@@ -24,15 +24,36 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
     """`spacy.load(model)` for segmenting text: a name that is neither an installed package
     nor a folder is E102 (for `zh_gdcws`, with the command that makes it), and no line is too
     long (`nlp.max_length`: the segmenter is linear in a line's length). `words_only`: the
-    components after the last segmenter (tagger, parser) are disabled, for commands that
-    write or score words."""
+    components after the last segmenter (tagger, parser) are not loaded at all (excluded, so a
+    damaged one does not stop a command that writes or scores words), or, where the pipeline's
+    config cannot be read first, disabled."""
     if not (model.startswith("blank:") or Path(model).exists() or spacy.util.is_package(model)):
         raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else ""))
-    nlp = spacy.load(model, **kwargs)
+    if words_only and "exclude" not in kwargs:
+        kwargs["exclude"] = after_last_segmenter(model)
+    with leaving_out(kwargs.get("exclude", ())):
+        nlp = spacy.load(model, **kwargs)
     nlp.max_length = sys.maxsize
     if words_only:
         keep_words_only(nlp)
     return nlp
+
+
+def after_last_segmenter(model: str) -> List[str]:
+    """The components after the last `gdcws_segmenter` of a saved pipeline (a folder or an
+    installed package), read off its config.cfg; [] where there is none or it cannot be read."""
+    path = Path(model)
+    if not path.exists() and spacy.util.is_package(model):
+        package = spacy.util.get_package_path(model)
+        path = next((p for p in package.iterdir() if (p / "config.cfg").is_file()), package)
+    try:
+        config = spacy.util.load_config(path / "config.cfg", interpolate=False)
+    except (OSError, ValueError):
+        return []
+    pipeline = list(config["nlp"]["pipeline"])
+    segmenters = [i for i, name in enumerate(pipeline)
+                  if config["components"].get(name, {}).get("factory") == "gdcws_segmenter"]
+    return pipeline[segmenters[-1] + 1:] if segmenters else []
 
 
 def save_pipeline(nlp: Language, output: Path) -> None:
@@ -65,21 +86,26 @@ def set_granularity(nlp: Language, granularity: Optional[str]) -> None:
         nlp.get_pipe_config(name)["granularity"] = granularity
 from spacy_gdcws.pipeline.words import doc_words
 
+Piece = Tuple[Doc, bool]  # a doc and whether it ends its line (`segment_lines`)
+
 
 def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_process: int = 1,
-                  piece: int = PIECE_CHARS) -> Iterator[List[Doc]]:
-    """The docs of each line, in order: one doc per line, or for a line longer than `piece`
-    characters one per piece of it (`app.pieces`: memory bounded by the piece, not the line).
-    An empty line gives one empty doc."""
-    pieces = ((text, number) for number, line in enumerate(lines) for text in line_pieces(line, piece))
-    current, docs = 0, []
-    for doc, number in nlp.pipe(pieces, batch_size=batch_size, n_process=n_process, as_tuples=True):
-        if number != current:
-            yield docs
-            current, docs = number, []
-        docs.append(doc)
-    if docs:
-        yield docs
+                  piece: int = PIECE_CHARS) -> Iterator[Piece]:
+    """The docs of the lines, in order, each with whether it ends its line: one doc per line, or
+    for a line longer than `piece` characters one per piece of it (`app.pieces`), streamed, so
+    that what is held is bounded by the piece and the batch, not by the line. An empty line
+    gives one empty doc."""
+    pieces = ((text, last) for line in lines for text, last in _marked(line_pieces(line, piece)))
+    yield from nlp.pipe(pieces, batch_size=batch_size, n_process=n_process, as_tuples=True)
+
+
+def _marked(pieces: Iterator[str]) -> Iterator[Tuple[str, bool]]:
+    """Each piece with whether it is its line's last."""
+    previous = next(pieces)
+    for piece in pieces:
+        yield previous, False
+        previous = piece
+    yield previous, True
 
 
 def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
@@ -106,55 +132,57 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
 FORMATS = ("words", "pos", "conllu")
 
 
-Line = Sequence[Doc]  # the docs of one line, in order (`segment_lines`: one, or one per piece)
-
-
-def write_tagged(lines: Iterable[Line], out: IO[str], delimiter: str = "  ", pos_sep: str = "/") -> int:
-    """Write each line as one line of `word{pos_sep}UPOS` items (jieba's `-p`, pkuseg's `postag`);
-    RETURNS the number of lines."""
-    n = 0
-    for docs in lines:
-        out.write(delimiter.join(f"{t.text}{pos_sep}{t.pos_}" for doc in docs for t in doc if not t.is_space) + "\n")
-        n += 1
+def _write_lines(pieces: Iterable[Piece], out: IO[str], delimiter: str, items: Callable[[Doc], Iterable[str]]) -> int:
+    """Write the items of each line's pieces joined by `delimiter`, one output line per input
+    line, as the pieces come; RETURNS the number of lines."""
+    n, first = 0, True
+    for doc, last in pieces:
+        for item in items(doc):
+            out.write(item if first else delimiter + item)
+            first = False
+        if last:
+            out.write("\n")
+            n, first = n + 1, True
     return n
 
 
-def write_conllu(lines: Iterable[Line], out: IO[str]) -> int:
+def write_tagged(pieces: Iterable[Piece], out: IO[str], delimiter: str = "  ", pos_sep: str = "/") -> int:
+    """Write each line as one line of `word{pos_sep}UPOS` items (jieba's `-p`, pkuseg's `postag`);
+    RETURNS the number of lines."""
+    return _write_lines(pieces, out, delimiter, lambda doc: (f"{t.text}{pos_sep}{t.pos_}" for t in doc
+                                                              if not t.is_space))
+
+
+def write_conllu(pieces: Iterable[Piece], out: IO[str]) -> int:
     """Write each line's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
     UPOS, XPOS, HEAD, DEPREL; `SpaceAfter=No` where no whitespace follows a word; whitespace
     tokens are left out, as CoNLL-U has no rows for them). An empty line writes no block.
     RETURNS the number of lines read."""
-    n = 0
-    for docs in lines:
-        n += 1
-        k = 0
-        for d, doc in enumerate(docs):
-            line_ends = d == len(docs) - 1  # a piece's last word runs on into the next piece
-            for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
-                words = [t for t in sent if not t.is_space]
-                if not words:
-                    continue
-                k += 1
-                ids = {t.i: j for j, t in enumerate(words, 1)}
-                out.write(f"# sent_id = {n}-{k}\n# text = {sent.text.strip()}\n")
-                for j, t in enumerate(words, 1):
-                    head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
-                    following = doc[t.i + 1] if t.i + 1 < len(doc) else None
-                    space = bool(t.whitespace_) or (following is not None and following.is_space)
-                    misc = "_" if space or (following is None and line_ends) else "SpaceAfter=No"
-                    out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
-                                         (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
-                out.write("\n")
+    n, k = 0, 0
+    for doc, line_ends in pieces:
+        for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
+            words = [t for t in sent if not t.is_space]
+            if not words:
+                continue
+            k += 1
+            ids = {t.i: j for j, t in enumerate(words, 1)}
+            out.write(f"# sent_id = {n + 1}-{k}\n# text = {sent.text.strip()}\n")
+            for j, t in enumerate(words, 1):
+                head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
+                following = doc[t.i + 1] if t.i + 1 < len(doc) else None
+                space = bool(t.whitespace_) or (following is not None and following.is_space)
+                # a piece's last word runs on into the next piece of its line
+                misc = "_" if space or (following is None and line_ends) else "SpaceAfter=No"
+                out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
+                                     (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
+            out.write("\n")
+        if line_ends:
+            n, k = n + 1, 0
     return n
 
 
-def write_segmented(lines: Iterable[Line], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
+def write_segmented(pieces: Iterable[Piece], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
     """Write the words of each line as one line (`search`: each word's dictionary sub-words
     before it, as jieba's `cut_for_search`; the pipeline needs `gdcws_subwords`); RETURNS
     the number of lines."""
-    words = search_words if search else doc_words
-    n = 0
-    for docs in lines:
-        out.write(delimiter.join(w for doc in docs for w in words(doc)) + "\n")
-        n += 1
-    return n
+    return _write_lines(pieces, out, delimiter, search_words if search else doc_words)

@@ -25,7 +25,6 @@ from typing import (
 )
 
 import numpy
-from spacy import util
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
 from spacy.tokens import Doc
@@ -66,7 +65,13 @@ from spacy_gdcws.pipeline.counts import (
 )
 from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
 from spacy_gdcws.pipeline.loss import batch_loss, check_loss, gold_gaps
-from spacy_gdcws.pipeline.words import WordDocs, check_char_tokens, merge_words
+from spacy_gdcws.pipeline.words import (
+    BATCH_CHARS,
+    WordDocs,
+    check_char_tokens,
+    doc_batches,
+    merge_words,
+)
 from spacy_gdcws.training.augment import PseudoWords, check_rate
 from spacy_gdcws.training.resume import UPDATES_KEY
 
@@ -214,9 +219,9 @@ class GDSegmenter(TrainablePipe):
             error_handler(self.name, self, [doc], e)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
-        """Segment a stream of character docs in batches: yields new docs of words."""
+        """Segment a stream of character docs in batches (`batch_size` docs, `BATCH_CHARS` at most): yields docs of words."""
         error_handler = self.get_error_handler()
-        for docs in util.minibatch(stream, size=batch_size):
+        for docs in doc_batches(stream, batch_size, BATCH_CHARS):
             try:
                 batch = DocBatch(docs)
                 yield from self.segmented_docs(batch, self.predict(batch))

@@ -1,7 +1,7 @@
 """From boundaries to words: one path from a batch's decoded gaps to word
 `Doc`s (or to the words as strings), the in-place merge of `set_annotations`,
 and the checks of the character docs that come in."""
-from typing import Any, List, Sequence, Union
+from typing import Any, Iterable, Iterator, List, Sequence, Union
 
 import numpy
 from spacy.tokens import Doc
@@ -94,4 +94,24 @@ def merge_words(doc: Doc, boundaries: numpy.ndarray) -> None:
     with doc.retokenize() as retokenizer:
         for i in multi:
             retokenizer.merge(doc[int(starts[i]) : int(stops[i])])
+
+
+# the most character tokens a batch of `GDSegmenter.pipe` holds, unless one doc is longer
+BATCH_CHARS = 100_000
+
+
+def doc_batches(stream: Iterable[Doc], size: int, max_chars: int) -> Iterator[List[Doc]]:
+    """Lists of consecutive docs of `stream`: at most `size` docs, and no more tokens (character
+    tokens: about the characters) than `max_chars` unless a list is one doc."""
+    batch: List[Doc] = []
+    chars = 0
+    for doc in stream:
+        n = len(doc)  # character tokens: about the characters, without building the text
+        if batch and (len(batch) >= size or chars + n > max_chars):
+            yield batch
+            batch, chars = [], 0
+        batch.append(doc)
+        chars += n
+    if batch:
+        yield batch
 

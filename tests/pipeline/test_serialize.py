@@ -289,3 +289,16 @@ def test_the_seal_command_and_what_package_rewrites(sealed, tmp_path):
     spacy.load(sealed)
     run = run_cli("seal", tmp_path / "nothing")
     assert run.returncode == 1 and "E127" in run.stderr + run.stdout
+
+
+def test_a_damaged_component_after_the_segmenter_does_not_stop_words_only(sealed):
+    """#61 (12): `segment` failed on a damaged parser it never runs; it now leaves the components
+    after the segmenter out (not loaded, their files not read), while a full load refuses them."""
+    from spacy_gdcws.app.segment import load_pipeline
+
+    path = sealed / "tagger" / "model"
+    path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    nlp = load_pipeline(str(sealed), words_only=True)
+    assert nlp.component_names == ["gdcws_segmenter"] and nlp("我爱北京").text == "我爱北京"
+    with pytest.raises(ValueError, match="E126"):
+        spacy.load(sealed)
