@@ -4,25 +4,23 @@ The `gdcws_segmenter` component merges character tokens into words with a compos
 model, `embed >> encoder >> scorer` (ID-CNN-CRF by default; the GD-Transformer of
 Duan & Zhao 2020, L-SAN-CRF, BiLSTM-CRF or a pretrained transformer).
 
-Importing the package registers the component, architecture, scorer, schedule,
-readers and tokenizer. The same registrations are declared as entry points, so
-`spacy.blank("zh").add_pipe("gdcws_segmenter")` and `spacy.load` work without
-importing this package.
+Every registration (components, architectures, scorers, readers, the tokenizer, schedules,
+loggers, callbacks) is an entry point (pyproject.toml), so `spacy.blank("zh").add_pipe(
+"gdcws_segmenter")` and `spacy.load` work without importing this package, and importing it
+costs nothing: spaCy, thinc and torch load with the first module that needs them
+(`python -m spacy_gdcws --help` starts in a fraction of a second). `spacy_gdcws.GDSegmenter`
+is the component's class.
 """
+from typing import Any
+
 from spacy_gdcws.about import __version__
 
-try:  # keep `spacy_gdcws.nn` importable where spaCy is not installed
-    import spacy  # noqa: F401
-except ImportError:  # pragma: no cover
-    pass
-else:
-    from spacy_gdcws import legacy, ml, readers  # noqa: F401
-    from spacy_gdcws.data import tokenizer  # noqa: F401
-    from spacy_gdcws.eval import scorer  # noqa: F401
-    from spacy_gdcws.ml import ensemble  # noqa: F401
-    from spacy_gdcws.parse import component, corpus, factory as parse_factory, model  # noqa: F401
-    from spacy_gdcws.pipeline import factory, lexicons, subwords  # noqa: F401
-    from spacy_gdcws.pipeline.segmenter import GDSegmenter
-    from spacy_gdcws.training import loggers, memory, schedules  # noqa: F401
-
 __all__ = ["__version__", "GDSegmenter"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GDSegmenter":
+        from spacy_gdcws.pipeline.segmenter import GDSegmenter
+
+        return GDSegmenter
+    raise AttributeError(f"module 'spacy_gdcws' has no attribute {name!r}")

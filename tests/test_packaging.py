@@ -1,9 +1,8 @@
 """What the package declares: its dependencies and its type information (issue #48)."""
 import ast
-import configparser
 import sys
 
-from tests.util import ROOT
+from tests.util import ROOT, project_metadata
 
 # import names that differ from their distribution's
 _DISTRIBUTION = {"yaml": "pyyaml", "opencc": "opencc", "spacy_pkuseg": "spacy-pkuseg",
@@ -11,11 +10,10 @@ _DISTRIBUTION = {"yaml": "pyyaml", "opencc": "opencc", "spacy_pkuseg": "spacy-pk
 
 
 def _declared() -> set:
-    parser = configparser.ConfigParser()
-    parser.read(ROOT / "setup.cfg", encoding="utf8")
-    lines = parser["options"]["install_requires"].splitlines()
-    for text in parser["options.extras_require"].values():
-        lines += text.splitlines()
+    project = project_metadata()["project"]
+    lines = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        lines += extra
     names = set()
     for line in lines:
         line = line.split("#")[0].strip()
@@ -43,7 +41,5 @@ def test_every_third_party_import_is_declared():
 
 
 def test_the_package_says_it_is_typed():
-    parser = configparser.ConfigParser()
-    parser.read(ROOT / "setup.cfg", encoding="utf8")
     assert (ROOT / "spacy_gdcws" / "py.typed").exists()
-    assert "py.typed" in parser["options.package_data"]["spacy_gdcws"]
+    assert "py.typed" in project_metadata()["tool"]["setuptools"]["package-data"]["spacy_gdcws"]

@@ -19,17 +19,11 @@ def run_fresh(code: str) -> str:
 
 
 def _entry_points() -> dict:
-    """setup.cfg's entry points of the spaCy registries: {group: {name: "module:function"}}."""
-    import configparser
+    """pyproject.toml's entry points of the spaCy registries: {group: {name: "module:function"}}."""
+    from tests.util import project_metadata
 
-    parser = configparser.ConfigParser()
-    parser.read(ROOT / "setup.cfg", encoding="utf8")
-    out = {}
-    for group, text in parser["options.entry_points"].items():
-        if group.startswith(("spacy_", "thinc_")):
-            lines = [line.split("=", 1) for line in text.strip().splitlines() if "=" in line]
-            out[group] = {name.strip(): target.strip() for name, target in lines}
-    return out
+    groups = project_metadata()["project"]["entry-points"]
+    return {group: dict(points) for group, points in groups.items() if group.startswith(("spacy_", "thinc_"))}
 
 
 def _registered() -> dict:
@@ -142,7 +136,7 @@ print(type(net).__name__)
 
 
 def test_registered_names_equal_the_entry_points():
-    """Every name a decorator registers is an entry point of setup.cfg, pointing at that
+    """Every name a decorator registers is an entry point of pyproject.toml, pointing at that
     function, and every entry point is registered by a decorator (so `spacy.load` finds
     each name without importing the package, and no entry point is stale)."""
     assert _registered() == _entry_points()

@@ -13,6 +13,16 @@ from spacy.training import Example
 from spacy_gdcws.readers import sentence_to_doc
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def project_metadata() -> dict:
+    """pyproject.toml, read."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)
 CORPORA = ROOT.parent / "shared" / "corpora"
 FIXTURES = ROOT / "tests" / "fixtures"
 # a tiny GDTransformer.v2 pipeline saved before the model was composed (tests/legacy)

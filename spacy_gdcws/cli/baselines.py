@@ -4,7 +4,6 @@ from pathlib import Path
 import typer
 from wasabi import msg
 
-from spacy_gdcws.app.baselines import train_pkuseg
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 
@@ -19,6 +18,8 @@ def train_pkuseg_cli(
     """Retrain spacy-pkuseg on exactly the sentences our segmenter trains on (needs
     the \\[baselines] extra). The folder loads with spacy_pkuseg.pkuseg(OUTPUT) and as
     [initialize.tokenizer] pkuseg_model of spaCy's zh tokenizer."""
+    from spacy_gdcws.app.baselines import train_pkuseg
+
     check_outputs({"OUTPUT": output}, {"TRAIN": train, "DEV": dev}, folders=("OUTPUT",))
     seconds = train_pkuseg(train, dev, output, iterations)
     msg.good(f"pkuseg trained in {seconds:.0f} s -> {output}")

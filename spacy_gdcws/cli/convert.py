@@ -1,19 +1,24 @@
 """`convert`: corpus files to DocBin, with the dev split and the training vocabulary."""
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import TYPE_CHECKING, Iterable, List, Optional
 
-import spacy
 import typer
-from spacy.tokens import DocBin
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
-from spacy_gdcws.readers import Sentence, read_sentences, sentence_to_doc, split_dev
+
+if TYPE_CHECKING:  # the readers import spaCy: a command imports them when it runs
+    from spacy_gdcws.readers import Sentence
 
 
-def write_docbin(sentences: Iterable[Sentence], path: Path) -> int:
+def write_docbin(sentences: Iterable["Sentence"], path: Path) -> int:
     """Write sentences as reference docs to a .spacy file (whole or not at all); RETURNS the count."""
+    import spacy
+    from spacy.tokens import DocBin
+
+    from spacy_gdcws.readers import sentence_to_doc
+
     nlp = spacy.blank("zh")
     db = DocBin(store_user_data=False)
     n = 0
@@ -29,12 +34,12 @@ def write_lines(path: Path, lines: Iterable[str]) -> None:
     atomic_write_text(path, "".join(line + "\n" for line in lines))
 
 
-def gold_lines(sentences: Iterable[Sentence]) -> List[str]:
+def gold_lines(sentences: Iterable["Sentence"]) -> List[str]:
     """SIGHAN-style gold lines: the words two spaces apart."""
     return ["  ".join(s.words) for s in sentences]
 
 
-def write_vocabulary(sentences: Iterable[Sentence], path: Path) -> int:
+def write_vocabulary(sentences: Iterable["Sentence"], path: Path) -> int:
     """Write the sorted set of words, one per line (the scorer's dictionary)."""
     words = sorted({w for s in sentences for w in s.words})
     write_lines(path, words)
@@ -59,6 +64,8 @@ def convert_cli(
     Without --dev-output the whole file goes to OUTPUT_PATH. Bad lines stop
     the conversion with file and line.
     """
+    from spacy_gdcws.readers import read_sentences, split_dev
+
     check_outputs({"OUTPUT_PATH": output_path, "--dev-output": dev_output, "--vocab-output": vocab_output, "--raw-output": raw_output, "--gold-output": gold_output}, {"INPUT_PATH": input_path})
     sentences = list(read_sentences(input_path, fmt))
     if dev_output is not None:

@@ -5,8 +5,6 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.app.ensemble import build_ensemble
-from spacy_gdcws.app.segment import load_pipeline, save_pipeline
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.io import check_outputs
 
@@ -22,6 +20,9 @@ def ensemble_cli(
     seeds). The tokenizer, other components and decoding settings come from the
     first pipeline; choose the ensemble's decoding weights with `tune-decoding`.
     Inference costs one forward pass per member."""
+    from spacy_gdcws.app.ensemble import build_ensemble
+    from spacy_gdcws.app.segment import load_pipeline, save_pipeline
+
     check_outputs({"OUTPUT": output}, {f"MODEL {i + 1}": m for i, m in enumerate(models)}, folders=("OUTPUT",))
     nlp = build_ensemble([load_pipeline(model) for model in models], segmenter)
     save_pipeline(nlp, output)

@@ -6,11 +6,8 @@ from typing import Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
-from spacy_gdcws.eval.evaluate import evaluate_segmenter
 from spacy_gdcws.io import atomic_write_text, check_outputs
-from spacy_gdcws.pipeline.names import find_segmenter
 
 
 @app.command("evaluate")
@@ -36,6 +33,10 @@ def evaluate_cli(
     ),
 ) -> None:
     """Evaluate a segmenter on a test file with the official scorer and a Python port of it."""
+    from spacy_gdcws.app.segment import load_pipeline
+    from spacy_gdcws.eval.evaluate import evaluate_segmenter
+    from spacy_gdcws.pipeline.names import find_segmenter
+
     check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold, "DICTIONARY": dictionary, "--raw": raw})
     use_gpu(gpu_id)
     nlp = load_pipeline(model, words_only=True)

@@ -2,14 +2,10 @@
 from pathlib import Path
 from typing import Optional
 
-import srsly
 import typer
-from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
-from spacy_gdcws.eval.ud_eval import evaluate_pipeline
 from spacy_gdcws.io import check_outputs
 
 
@@ -25,6 +21,12 @@ def evaluate_ud_cli(
     2018 style), from raw text and, for contrast, from the gold words. MODEL may also be a
     system's CoNLL-U file for the gold docs' texts (e.g. `segment --format conllu` on them, one
     text a line): then its analyses are scored (from raw text only)."""
+    import srsly
+    from spacy.tokens import DocBin
+
+    from spacy_gdcws.app.segment import load_pipeline
+    from spacy_gdcws.eval.ud_eval import evaluate_pipeline
+
     check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold})
     if model.endswith(".conllu") and Path(model).exists():
         import spacy

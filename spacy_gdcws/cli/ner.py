@@ -4,17 +4,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Optional
 
-import spacy
-import srsly
 import typer
-from spacy.tokens import DocBin
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline
 from spacy_gdcws.cli._app import app, use_gpu
-from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
 from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
-from spacy_gdcws.readers.char_bmes import read_char_bmes, sentence_to_ner_doc
 
 
 @app.command("convert-ner", hidden=True)
@@ -25,6 +19,11 @@ def convert_ner_cli(
     """Convert a character-per-line BMES NER file (Resume NER) to DocBin: one
     token per character, entities as doc.ents (character offsets). Bad lines
     stop the conversion with file and line; nothing is written then."""
+    import spacy
+    from spacy.tokens import DocBin
+
+    from spacy_gdcws.readers.char_bmes import read_char_bmes, sentence_to_ner_doc
+
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path})
     nlp = spacy.blank("zh")
     db = DocBin(store_user_data=True)
@@ -56,6 +55,12 @@ def evaluate_ner_cli(
     """Entity P, R, F (overall and per type) on character offsets, so pipelines with
     different tokenizations are scored on the same gold; plus the share of gold
     entities whose boundaries fall inside a token (unreachable)."""
+    import srsly
+    from spacy.tokens import DocBin
+
+    from spacy_gdcws.app.segment import load_pipeline
+    from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
+
     check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold, "--train": train})
     use_gpu(gpu_id)
     nlp = load_pipeline(model)

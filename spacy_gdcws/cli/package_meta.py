@@ -3,14 +3,12 @@ import json
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-import srsly
 import typer
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_write_text, check_outputs
-from spacy_gdcws.readers.corpora import get_corpus
 
 # the licence and sources of each corpus a packaged model may be trained on
 _GSD_TRAIN = {
@@ -116,6 +114,8 @@ def model_card(corpus: str, config: str, official: Dict[str, float], n_train: in
 
 def pipeline_scores(path: Path) -> Dict[str, float]:
     """UPOS, UAS and LAS F from raw text in an `evaluate-ud` report (E110 if it has none)."""
+    import srsly
+
     if not path.exists():
         raise ValueError(Errors.E110.format(path=path))
     report = srsly.read_json(path)
@@ -143,6 +143,10 @@ def package_meta_cli(
 ) -> None:
     """Write the licence, sources, accuracy (official scorer) and a model card for
     `spacy package`: the packaged model's meta.json and README carry them."""
+    import srsly
+
+    from spacy_gdcws.readers.corpora import get_corpus
+
     check_outputs({"OUTPUT": output}, {"METRICS": metrics, "--train": train})
     from spacy.tokens import DocBin
 

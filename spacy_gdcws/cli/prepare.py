@@ -13,11 +13,7 @@ from spacy_gdcws.cli.convert import (
     write_vocabulary,
 )
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.eval.evaluate import raw_test_lines
 from spacy_gdcws.io import git_blob_id
-from spacy_gdcws.readers import read_sentences, split_dev
-from spacy_gdcws.readers.corpora import get_corpus, resolve
-from spacy_gdcws.treebanks.relabel import relabel
 
 
 @app.command("prepare")
@@ -34,6 +30,11 @@ def prepare_cli(
     """Write train.spacy, dev.spacy (last 10% of the training file), test.spacy,
     words.txt (training vocabulary: the official one where the release has
     it), test_gold.txt and test_raw.txt (line-aligned with the gold file)."""
+    from spacy_gdcws.eval.evaluate import raw_test_lines
+    from spacy_gdcws.readers import read_sentences, split_dev
+    from spacy_gdcws.readers.corpora import get_corpus, resolve
+    from spacy_gdcws.treebanks.relabel import relabel
+
     spec = get_corpus(corpus)
     train_path = resolve(corpora_dir, spec.train)
     test_path = resolve(corpora_dir, spec.test)

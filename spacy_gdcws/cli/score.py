@@ -6,7 +6,6 @@ import typer
 
 from spacy_gdcws.cli._app import app, fail
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.eval.sighan import score_files
 
 
 @app.command("score")
@@ -20,6 +19,8 @@ def score_cli(
     """Score a segmentation like `perl score DICT GOLD TEST` (same figures, same digits
     by default). Files that are not line-aligned, or whose lines hold other
     characters than the gold's, are an error (the perl script scores them silently)."""
+    from spacy_gdcws.eval.sighan import score_files
+
     if not 1 <= digits <= 10:
         fail(Errors.E050.format(value=digits))
     result = score_files(dictionary, gold, test)

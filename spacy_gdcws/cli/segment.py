@@ -4,19 +4,11 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from tqdm import tqdm
 from wasabi import msg
 
-from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
-from spacy_gdcws.app.segment import (FORMATS, load_pipeline, segment_lines, set_granularity, write_conllu,
-                                     write_segmented, write_tagged)
-from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
 from spacy_gdcws.cli._app import app, fail, use_gpu
-from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
-from spacy_gdcws.pipeline.subwords import add_search
-from spacy_gdcws.readers.base import iter_text_lines
 
 
 @app.command("segment")
@@ -44,6 +36,23 @@ def segment_cli(
     with its UPOS; `--format conllu`: each line's sentences as CoNLL-U blocks, from the whole
     pipeline). The output file appears whole or not at all (written to a temporary file, then
     renamed)."""
+    from tqdm import tqdm
+
+    from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
+    from spacy_gdcws.app.segment import (
+        FORMATS,
+        load_pipeline,
+        segment_lines,
+        set_granularity,
+        write_conllu,
+        write_segmented,
+        write_tagged,
+    )
+    from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
+    from spacy_gdcws.decoding.decoder import check_granularity
+    from spacy_gdcws.pipeline.subwords import add_search
+    from spacy_gdcws.readers.base import iter_text_lines
+
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
                    **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
     for name, value in (("--batch-size", batch_size), ("--n-process", n_process), ("--threads", threads)):

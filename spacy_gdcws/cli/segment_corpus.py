@@ -4,7 +4,6 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.app.corpus import segment_corpus
 from spacy_gdcws.cli._app import app
 
 
@@ -32,6 +31,8 @@ def segment_corpus_cli(
     the output folder's manifest says it was done from the same input (size, mtime), model and
     settings (rerun the same command to resume); a file appears only once complete. A file
     that cannot be read is reported at the end, and the exit status is 1."""
+    from spacy_gdcws.app.corpus import segment_corpus
+
     try:
         summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
                                  cpus_per_actor=cpus_per_actor, gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,

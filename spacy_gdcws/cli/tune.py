@@ -2,25 +2,21 @@
 from pathlib import Path
 from typing import List, Optional
 
-import srsly
 import typer
-from spacy.tokens import DocBin
-from spacy.training import Example
 from wasabi import msg
 
-from spacy_gdcws.app.segment import load_pipeline, save_pipeline, set_granularity
-from spacy_gdcws.app.tuning import (
-    DEFAULT_BIGRAM_PRIOR_WEIGHTS,
-    DEFAULT_TAG_PRIOR_WEIGHTS,
-    DEFAULT_TRANSITION_WEIGHTS,
-    tune_decoding,
-)
 from spacy_gdcws.cli._app import app
-from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.io import check_outputs
+
+# the grids' defaults (those of `app.tuning`, kept here so that `--help` needs no import of it;
+# tests/cli/test_cli.py checks they are the same)
+DEFAULT_TRANSITION_WEIGHTS = (0.0, 0.5, 1.0)
+DEFAULT_TAG_PRIOR_WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0)
+DEFAULT_BIGRAM_PRIOR_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
 
 
 def _weights(text: str) -> List[float]:
+
     return [float(part) for part in text.split(",") if part.strip()]
 
 
@@ -50,6 +46,16 @@ def tune_decoding_cli(
     `bigram_prior_weight`) on the dev docs, keep the one with the best dev token F (greedy
     decoding, all 0, wins ties when listed first) and save the pipeline with it, so that
     `spacy.load(OUTPUT)` decodes that way."""
+    import srsly
+    from spacy.tokens import DocBin
+    from spacy.training import Example
+
+    from spacy_gdcws.app.segment import load_pipeline, save_pipeline, set_granularity
+    from spacy_gdcws.app.tuning import (
+        tune_decoding,
+    )
+    from spacy_gdcws.decoding.decoder import check_granularity
+
     check_outputs({"OUTPUT": output, "--report": report}, {"MODEL": model, "DEV": dev, "--train": train}, folders=("OUTPUT",))
     if granularity is not None:
         check_granularity(granularity)
