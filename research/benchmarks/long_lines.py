@@ -111,7 +111,7 @@ def piece_differences(model: Path, line: str) -> Dict[str, int]:
     nlp = spacy.load(model)
     nlp.max_length = 10**9
     whole = [t.text for t in nlp(line)]
-    (docs,) = segment_lines(nlp, [line])
+    docs = [doc for doc, _ in segment_lines(nlp, [line])]
     pieces = [t.text for doc in docs for t in doc]
     return {"pieces": len(docs), "boundaries": len(boundaries(whole)),
             "differing": len(boundaries(whole) ^ boundaries(pieces))}

@@ -2,7 +2,7 @@
 import re
 import signal
 import sys
-from typing import Any, NoReturn
+from typing import IO, Any, Callable, NoReturn
 
 import typer
 
@@ -55,6 +55,29 @@ def use_gpu(gpu_id: int) -> None:
         spacy.require_gpu(gpu_id)
     except Exception as err:  # CuPy missing, no device, a driver error: all end the same way
         fail(Errors.E080.format(gpu_id=gpu_id, error=err))
+
+
+def write_stdout(write: Callable[[IO[str]], Any]) -> None:
+    """`write(sys.stdout)`, flushed: a full disk or a closed device behind stdout (`> /dev/full`) is
+    E103 in one line, as for a file output (a closed pipe, `| head`, ends the command quietly)."""
+    try:
+        write(sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        raise SystemExit(1)
+    except OSError as err:
+        _silence_stdout()
+        fail(Errors.E103.format(path="<stdout>", message=err))
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that what is still buffered is not written again at exit."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _terminate(signum: int, frame: Any) -> NoReturn:

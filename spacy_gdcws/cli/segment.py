@@ -6,7 +6,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.cli._app import app, fail, use_gpu
+from spacy_gdcws.cli._app import app, fail, use_gpu, write_stdout
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import atomic_writer, check_outputs
 
@@ -90,7 +90,7 @@ def segment_cli(
         return write_segmented(docs, out, delimiter, search)
 
     if output_path is None:
-        write(sys.stdout)
+        write_stdout(write)
         return
     with atomic_writer(output_path) as out:
         n = write(out)

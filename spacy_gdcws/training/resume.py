@@ -32,8 +32,12 @@ UPDATES_KEY = "updates"
 
 
 def saved_updates(path: Union[str, Path], component: str = "segmenter") -> int:
-    """The updates a saved pipeline's segmenter was trained for (its cfg's `updates`); E111 if none."""
+    """The updates a saved pipeline's segmenter was trained for (its cfg's `updates`); E016 where
+    there is no such saved segmenter (a wrong path), E111 where it has no count."""
     cfg_path = Path(path) / component / "cfg"
+    if not cfg_path.is_file():
+        raise ValueError(Errors.E016.format(path=cfg_path, message="no saved segmenter here (is the path the "
+                                            "run's model-last, and the segmenter named " + repr(component) + "?)"))
     try:
         cfg = srsly.read_json(cfg_path)
     except (OSError, ValueError):

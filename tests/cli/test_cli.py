@@ -274,3 +274,27 @@ def test_the_v2_training_file_is_checked_and_a_stand_in_trains(tmp_path):
     assert len(train) == 40 + sum(n - int(round(n * 0.1)) for n in more.values())
     assert len(dev) == 500 + sum(int(round(n * 0.1)) for n in more.values())
     assert train[0].has_annotation("DEP") and train[0].has_annotation("TAG")
+
+
+def test_tune_decodings_grid_defaults_are_the_apps():
+    """`tune-decoding --help` shows its grids without importing app.tuning: the same defaults."""
+    from spacy_gdcws.app import tuning
+    from spacy_gdcws.cli import tune
+
+    for name in ("DEFAULT_TRANSITION_WEIGHTS", "DEFAULT_TAG_PRIOR_WEIGHTS", "DEFAULT_BIGRAM_PRIOR_WEIGHTS"):
+        assert getattr(tune, name) == getattr(tuning, name)
+
+
+def test_version_and_help_import_neither_spacy_nor_torch():
+    """#62: `--version` took 6.1 s and `--help` 5.7 s (every command module imported spaCy and torch)."""
+    import subprocess
+    import sys
+
+    for args in (["--version"], ["--help"]):
+        code = ("import runpy, sys; sys.argv = ['spacy_gdcws', *%r]\n"
+                "try:\n    runpy.run_module('spacy_gdcws', run_name='__main__')\n"
+                "except SystemExit:\n    pass\n"
+                "print(sorted(m for m in ('spacy', 'thinc', 'torch') if m in sys.modules))") % (args,)
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip().splitlines()[-1] == "[]"

@@ -175,3 +175,21 @@ def test_convert_under_a_file_size_limit_is_a_coded_error_and_leaves_no_file(tmp
     assert out.returncode == 1 and "E103" in out.stderr and "train.spacy" in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]
+
+
+def test_a_full_stdout_is_one_coded_line(tmp_path):
+    """#61 (12): `segment ... - > /dev/full` ended in a raw OSError traceback (a file output gets E103)."""
+    import os
+
+    from tests.util import LEGACY_FIXTURE
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    source = tmp_path / "in.txt"
+    source.write_text("我爱北京天安门。\n" * 50, encoding="utf8")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(source), "-"],
+                             stdout=full, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 1
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "E103" in lines[0] and "<stdout>" in lines[0]

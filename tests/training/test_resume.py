@@ -30,6 +30,9 @@ def test_saved_updates_needs_the_count(tmp_path):
     (tmp_path / "segmenter" / "cfg").write_text("{}", encoding="utf8")
     with pytest.raises(ValueError, match="E111"):
         saved_updates(tmp_path)
+    # #61 (12): a path with no saved segmenter was reported as a missing count
+    with pytest.raises(ValueError, match="E016.*no saved segmenter"):
+        saved_updates(tmp_path / "nowhere")
 
 
 def _train(config, tmp_path, out, *overrides):
