@@ -125,3 +125,30 @@ def trained_copy(trained_nlp) -> Language:
 def pytest_configure(config):
     # the repository root importable (`tests.util`, `research/` scripts), however pytest was started
     sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="session")
+def tagged_model(ud_sentences, tmp_path_factory):
+    """A pipeline of the main job's shape, saved: a segmenter named `segmenter` trained on 30 UD
+    sentences, then a `gdcws_parser` named `parser` trained on their gold words."""
+    from spacy.tokens import Doc
+    from spacy.training import Example
+    from thinc.api import Adam, fix_random_seed
+
+    from spacy_gdcws.readers.corpus import sentence_to_doc
+    from tests.parse.test_component import SMALL
+
+    fix_random_seed(0)
+    nlp = train_pipeline(ud_sentences, n_iter=40)
+    nlp.rename_pipe("gdcws_segmenter", "segmenter")
+    parser = nlp.add_pipe("gdcws_parser", name="parser", config={"model": SMALL})
+    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences]
+    examples = [Example(Doc(nlp.vocab, words=[t.text for t in g], spaces=[False] * len(g)), g) for g in golds]
+    parser.initialize(lambda: examples, nlp=nlp)
+    optimizer = Adam(0.01)
+    for _ in range(30):
+        parser.update(examples, sgd=optimizer)
+    path = tmp_path_factory.mktemp("tagged") / "model"
+    nlp.to_disk(path)
+    return path
+

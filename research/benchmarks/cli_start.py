@@ -12,20 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from reports import emit
+from reports import cpu_model, emit
 
 # the command, then the heavy modules it loaded (-X importtime lists every import on stderr)
 HEAVY = ("spacy", "thinc", "torch")
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def run(args, runs: int):

@@ -18,7 +18,6 @@ sizes a whole line fits in memory (`--whole-up-to`). One torch thread (`OMP_NUM_
 import argparse
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -26,20 +25,10 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Set
 
-from reports import emit
+from reports import cpu_model, emit
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def cpu_model() -> str:
-    """The CPU's model name (/proc/cpuinfo), else what `platform` says."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def base_text() -> str:

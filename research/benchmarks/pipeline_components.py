@@ -19,6 +19,8 @@ from functools import wraps
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
+from reports import cpu_model
+
 ROOT = Path(__file__).resolve().parents[2]
 SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
 
@@ -93,22 +95,13 @@ def main() -> None:
         "seconds": median,
         "chars_per_s": {k: n_chars / v for k, v in median.items() if v > 0},
         "share_of_total": {k: v / median["total"] for k, v in median.items()},
-        "machine": {"cpu": _cpu_model(), "cores": __import__("os").cpu_count(), "torch_threads": torch.get_num_threads(),
+        "machine": {"cpu": cpu_model(), "cores": __import__("os").cpu_count(), "torch_threads": torch.get_num_threads(),
                     "python": platform.python_version(), "torch": torch.__version__},
     }
     print(json.dumps(report, indent=2, ensure_ascii=False))
     if args.output:
         args.output.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf8")
 
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 if __name__ == "__main__":

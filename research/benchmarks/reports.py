@@ -1,6 +1,7 @@
 """The benchmarks' one way to hand over a report: printed as JSON, and written whole (a temporary
 file, then renamed) to `--output` when given."""
 import json
+import platform
 from pathlib import Path
 from typing import Any, Dict, Optional
 
@@ -13,3 +14,15 @@ def emit(report: Dict[str, Any], output: Optional[Path]) -> None:
     print(text)
     if output:
         atomic_write_text(output, text + "\n")
+
+
+def cpu_model() -> str:
+    """The CPU's model name (/proc/cpuinfo), else what `platform` says: named beside every rate."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+

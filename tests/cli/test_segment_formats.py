@@ -4,33 +4,13 @@ import json
 
 import pytest
 import spacy
-from spacy.tokens import Doc, DocBin
-from spacy.training import Example
-from thinc.api import Adam
+from spacy.tokens import DocBin
 
 from spacy_gdcws.readers.conll import read_conll
 from spacy_gdcws.readers.corpus import sentence_to_doc
-from tests.parse.test_component import SMALL
-from tests.util import ROOT, cli, run_cli, train_pipeline
+from tests.util import ROOT, cli, run_cli
 
 UD_TEST = ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu"
-
-
-@pytest.fixture(scope="module")
-def tagged_model(ud_sentences, tmp_path_factory):
-    """A segmenter and a parser trained on 30 UD sentences, saved."""
-    nlp = train_pipeline(ud_sentences, n_iter=40)
-    nlp.add_pipe("gdcws_parser", name="parser", config={"model": SMALL})
-    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences]
-    examples = [Example(Doc(nlp.vocab, words=[t.text for t in g], spaces=[False] * len(g)), g) for g in golds]
-    parser = nlp.get_pipe("parser")
-    parser.initialize(lambda: examples, nlp=nlp)
-    optimizer = Adam(0.01)
-    for _ in range(30):
-        parser.update(examples, sgd=optimizer)
-    path = tmp_path_factory.mktemp("tagged") / "model"
-    nlp.to_disk(path)
-    return path
 
 
 @pytest.mark.slow
