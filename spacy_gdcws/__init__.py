@@ -23,4 +23,4 @@ def __getattr__(name: str) -> Any:
         from spacy_gdcws.pipeline.segmenter import GDSegmenter
 
         return GDSegmenter
-    raise AttributeError(f"module 'spacy_gdcws' has no attribute {name!r}")
+    raise AttributeError(name)

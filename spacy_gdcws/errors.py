@@ -148,3 +148,5 @@ class Errors(metaclass=ErrorsWithCodes):
     E126 = "{path} does not match the checksum the pipeline was sealed with (pipeline_checksums.json): the file is corrupt or was changed. Install or save the pipeline again."
     E127 = "{path} is not a saved pipeline (it has no config.cfg)."
     E128 = "The segmenter {name!r} was loaded, not initialized: what it trains with and a saved pipeline does not keep (leave-one-out counts, training blocks, pseudo-words' sources) is missing, so it would train without them. To continue a run, add `[initialize] after_init = {{\"@callbacks\": \"spacy_gdcws.continue_training.v1\"}}` (docs/configs.md), or call continue_training(get_examples) first."
+    E129 = "{path}: another segment-corpus (pid {pid} on {host}) is writing to this output folder. Wait for it to finish; if that run is gone (a lost machine), remove this lock file and rerun."
+    E130 = "{path} changed or went while segment-corpus read it: its output would not be the segmentation of what is there, so it was not written. Rerun when the file is settled."

@@ -11,6 +11,8 @@ a word boundary anyway; what it changes is the context the model reads within a 
 import re
 from typing import Iterator
 
+from spacy_gdcws.errors import Errors
+
 # the longest piece: 50,000 characters (~1.5 s of the main job's model on one CPU thread)
 PIECE_CHARS = 50_000
 # the end of a sentence: a mark and the closing quotes or brackets after it
@@ -21,8 +23,8 @@ _WHITESPACE = re.compile(r"\s+")
 def line_pieces(line: str, limit: int = PIECE_CHARS) -> Iterator[str]:
     """The pieces of `line`, each at most `limit` characters, in order; a line within the limit
     is its own one piece (the empty line too)."""
-    if limit < 1:
-        raise ValueError(f"limit must be positive, got {limit}")
+    if not 1 <= limit <= 2**31 - 1:
+        raise ValueError(Errors.E047.format(name="the piece limit", value=limit))
     start = 0
     while len(line) - start > limit:
         window = line[start : start + limit]

@@ -30,7 +30,7 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
     if not (model.startswith("blank:") or Path(model).exists() or spacy.util.is_package(model)):
         raise ValueError(Errors.E102.format(model=model, hint=MAKE_PACKAGE if model == PACKAGE else ""))
     if words_only and "exclude" not in kwargs:
-        kwargs["exclude"] = after_last_segmenter(model)
+        kwargs["exclude"] = after_last_segmenter(model) or []
     with leaving_out(kwargs.get("exclude", ())):
         nlp = spacy.load(model, **kwargs)
     nlp.max_length = sys.maxsize
@@ -39,9 +39,10 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
     return nlp
 
 
-def after_last_segmenter(model: str) -> List[str]:
+def after_last_segmenter(model: str) -> Optional[List[str]]:
     """The components after the last `gdcws_segmenter` of a saved pipeline (a folder or an
-    installed package), read off its config.cfg; [] where there is none or it cannot be read."""
+    installed package), read off its config.cfg ([] where it has no segmenter); None where the
+    config cannot be read (no such pipeline: loading it says so)."""
     path = Path(model)
     if not path.exists() and spacy.util.is_package(model):
         package = spacy.util.get_package_path(model)
@@ -49,7 +50,7 @@ def after_last_segmenter(model: str) -> List[str]:
     try:
         config = spacy.util.load_config(path / "config.cfg", interpolate=False)
     except (OSError, ValueError):
-        return []
+        return None
     pipeline = list(config["nlp"]["pipeline"])
     segmenters = [i for i, name in enumerate(pipeline)
                   if config["components"].get(name, {}).get("factory") == "gdcws_segmenter"]
@@ -132,6 +133,16 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
 FORMATS = ("words", "pos", "conllu")
 
 
+def check_format(model: str, fmt: str) -> None:
+    """E121 for a format not in `FORMATS`; E123 where `pos` or `conllu` needs the tagger and parser
+    (a component named `parser` after the segmenter) that the saved pipeline `model` lacks."""
+    if fmt not in FORMATS:
+        raise ValueError(Errors.E121.format(fmt=fmt, options=", ".join(FORMATS)))
+    after = after_last_segmenter(model)
+    if fmt != "words" and after is not None and "parser" not in after:  # None: loading reports it
+        raise ValueError(Errors.E123.format(model=model, fmt=fmt))
+
+
 def _write_lines(pieces: Iterable[Piece], out: IO[str], delimiter: str, items: Callable[[Doc], Iterable[str]]) -> int:
     """Write the items of each line's pieces joined by `delimiter`, one output line per input
     line, as the pieces come; RETURNS the number of lines."""
@@ -153,11 +164,12 @@ def write_tagged(pieces: Iterable[Piece], out: IO[str], delimiter: str = "  ", p
                                                               if not t.is_space))
 
 
-def write_conllu(pieces: Iterable[Piece], out: IO[str]) -> int:
+def write_conllu(pieces: Iterable[Piece], out: IO[str], first_line: int = 1) -> int:
     """Write each line's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
     UPOS, XPOS, HEAD, DEPREL; `SpaceAfter=No` where no whitespace follows a word; whitespace
     tokens are left out, as CoNLL-U has no rows for them). An empty line writes no block.
-    RETURNS the number of lines read."""
+    RETURNS the number of lines read. `first_line`: the number of the first line in the sentence
+    ids (a chunk of a file: where it starts)."""
     n, k = 0, 0
     for doc, line_ends in pieces:
         for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
@@ -166,7 +178,7 @@ def write_conllu(pieces: Iterable[Piece], out: IO[str]) -> int:
                 continue
             k += 1
             ids = {t.i: j for j, t in enumerate(words, 1)}
-            out.write(f"# sent_id = {n + 1}-{k}\n# text = {sent.text.strip()}\n")
+            out.write(f"# sent_id = {first_line + n}-{k}\n# text = {sent.text.strip()}\n")
             for j, t in enumerate(words, 1):
                 head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
                 following = doc[t.i + 1] if t.i + 1 < len(doc) else None

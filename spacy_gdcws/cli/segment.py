@@ -40,7 +40,7 @@ def segment_cli(
 
     from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
     from spacy_gdcws.app.segment import (
-        FORMATS,
+        check_format,
         load_pipeline,
         segment_lines,
         set_granularity,
@@ -66,13 +66,10 @@ def segment_cli(
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     if granularity is not None:
         check_granularity(granularity)  # before loading the model
-    if fmt not in FORMATS:
-        fail(Errors.E121.format(fmt=fmt, options=", ".join(FORMATS)))
+    check_format(model, fmt)  # E121, E123: before loading the model
     if fmt != "words" and search:
         fail(Errors.E122)
     nlp = load_pipeline(model, words_only=fmt == "words")
-    if fmt != "words" and "parser" not in nlp.pipe_names:
-        fail(Errors.E123.format(model=model, fmt=fmt))
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding)

@@ -25,10 +25,12 @@ def segment_corpus_cli(
     num_cpus: Optional[int] = typer.Option(None, "--num-cpus", help="CPUs of a local Ray (default: all)"),
     granularity: Optional[str] = typer.Option(None, "--granularity", help="fine or coarse (see `segment`); default: the pipeline's"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress (Ray Data's bars and logs) on stderr; failures are still reported"),
+    fmt: str = typer.Option("words", "--format", "-f", help="words, pos (word/UPOS) or conllu (UPOS, XPOS, heads and relations; the whole pipeline), as `segment --format`"),
+    pos_sep: str = typer.Option("/", "--pos-sep", help="Between a word and its UPOS in --format pos"),
 ) -> None:
     """Segment a corpus on Ray Data: the same lines as `segment`, byte for byte, one output
     file per input file, streamed (the driver never holds the corpus). A file is skipped when
-    the output folder's manifest says it was done from the same input (size, mtime), model and
+    the output folder's manifest says it was done from the same input (size, mtime, SHA-256), model and
     settings (rerun the same command to resume); a file appears only once complete. A file
     that cannot be read is reported at the end, and the exit status is 1."""
     from spacy_gdcws.app.corpus import segment_corpus
@@ -37,7 +39,8 @@ def segment_corpus_cli(
         summary = segment_corpus(input_path, output_dir, model, address=address, actors=actors,
                                  cpus_per_actor=cpus_per_actor, gpus_per_actor=gpus_per_actor, batch_size=batch_size, delimiter=delimiter,
                                  user_dict=user_dict, user_dict_mode=user_dict_mode, user_dict_encoding=encoding,
-                                 retries=retries, num_cpus=num_cpus, granularity=granularity, progress=not quiet)
+                                 retries=retries, num_cpus=num_cpus, granularity=granularity, progress=not quiet,
+                                 fmt=fmt, pos_sep=pos_sep)
     except ValueError as err:
         msg.fail(str(err), exits=1)
     if summary.skipped:

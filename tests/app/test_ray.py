@@ -101,6 +101,22 @@ def test_the_actors_segment_in_the_granularity_asked_for(corpus, tmp_path):
     assert summary.files == 1 and (tmp_path / "out" / "a.txt").read_bytes() == coarse
 
 
+@pytest.mark.parametrize("fmt", ["pos", "conllu"])
+def test_the_actors_write_the_format_asked_for(tagged_model, tmp_path, fmt):
+    """#62: `segment-corpus --format pos|conllu` gives `segment --format`'s bytes (conllu: sentence
+    ids numbering the file's lines across chunks); a pipeline without a parser is E123 before Ray."""
+    lines = ["我爱北京天安门。今天天气很好。", "", "他说：“好。”然后走了。"] * 40
+    _write(tmp_path / "in" / "a.txt", lines)
+    single = _segment_file(tagged_model, tmp_path / "in" / "a.txt", tmp_path / "single.txt", "--format", fmt)
+    from spacy_gdcws.app.corpus import segment_corpus
+
+    summary = segment_corpus(tmp_path / "in", tmp_path / "out", str(tagged_model), actors=2, batch_size=25,
+                             progress=False, fmt=fmt)
+    assert summary.files == 1 and (tmp_path / "out" / "a.txt").read_bytes() == single
+    with pytest.raises(ValueError, match="E123"):
+        segment_corpus(tmp_path / "in", tmp_path / "out2", str(LEGACY_FIXTURE), progress=False, fmt=fmt)
+
+
 def test_an_actor_that_dies_loses_and_repeats_no_line(corpus, crash_marker):
     root, expected = corpus
     marker = crash_marker
@@ -251,3 +267,33 @@ def test_a_file_name_with_a_line_break_or_a_file_gone_fails_alone(tmp_path, monk
     assert summary.files == 1 and (tmp_path / "out" / "d.txt").read_text(encoding="utf8") == "好\n"
     failed = dict(summary.failed)
     assert "[E105]" in failed["b\nc.txt"] and "[E016]" in failed["a.txt"]
+
+
+@pytest.mark.parametrize("change", ["edited", "deleted"])
+def test_an_input_that_changes_or_goes_while_read_is_not_committed(corpus, tmp_path, monkeypatch, change):
+    """#61 (12) / #63: an input deleted during the run crashed the commit step after every output was
+    written, and no manifest was written; one edited while read would have been committed with
+    another file's identity. Now it fails alone (E130), the others are committed and recorded."""
+    from spacy_gdcws.app.corpus.files import CorpusFile
+
+    root, expected = corpus
+    original = CorpusFile.identity_now
+    calls = {}
+
+    def identity_now(self, fs):
+        calls[self.relative] = calls.get(self.relative, 0) + 1
+        seen = original(self, fs)
+        if self.relative == "b.txt" and calls[self.relative] > 1:  # after the run read it
+            return None if change == "deleted" else {**seen, "sha256": "0" * 64}
+        return seen
+
+    monkeypatch.setattr(CorpusFile, "identity_now", identity_now)
+    summary = _run(root / "in", tmp_path / "out")
+    assert [relative for relative, _ in summary.failed] == ["b.txt"] and "E130" in summary.failed[0][1]
+    assert not (tmp_path / "out" / "b.txt").exists() and summary.files == 3
+    for name in ("a.txt", "sub/c.txt", "d.txt.gz"):
+        assert _read(tmp_path / "out" / name) == expected[name], name
+    import json
+
+    manifest = json.loads((tmp_path / "out" / ".segment-corpus-manifest.json").read_text(encoding="utf8"))
+    assert sorted(manifest["files"]) == ["a.txt", "d.txt.gz", "sub/c.txt"]

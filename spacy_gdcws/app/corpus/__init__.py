@@ -1,7 +1,8 @@
 """Corpus-scale segmentation on Ray Data (`python -m spacy_gdcws segment-corpus`), streaming.
 
 By role: `files` (the inputs and where their outputs go), `manifest` (what is done, for
-resume), `workers` (read, segment and write parts on the workers), `run` (the driver).
+resume), `lock` (one driver per output folder), `workers` (read, segment and write parts on the
+workers), `run` (the driver).
 
 The driver only plans and commits; the corpus never passes through it:
 
@@ -19,9 +20,12 @@ The driver only plans and commits; the corpus never passes through it:
    `num_gpus` per actor), each actor loading the pipeline once. `PartsSink` (a `Datasink`)
    writes each chunk's output lines as an ordered part file under a staging folder, on the
    worker, each part atomically (a retried or restarted task rewrites the same part).
-3. Commit: one Ray task per finished file concatenates its parts in order, streaming, into a
-   temporary file beside the target and renames it (compressed with the input's codec); the driver
-   then records the file in the manifest and removes the staging folder.
+3. Commit: a file whose input changed or went while it was read fails alone (E130); one Ray
+   task per finished file concatenates its parts in order, streaming, into a temporary file
+   beside the target and renames it (compressed with the input's codec); the driver then
+   records the file in the manifest and removes the staging folder. The driver holds the output
+   folder's lock throughout (`lock`: a second driver is E129; a killed one's parts are cleared by
+   the next run).
 
 The output of each file is `segment`'s, byte for byte: one line per input line, empty lines
 kept. Needs the `[ray]` extra (E070 without it).

@@ -47,6 +47,21 @@ class CorpusFile:
         return {"input": self.source, "size": self.size, "mtime_ns": self.mtime_ns, "sha256": self._digest}
 
 
+    def identity_now(self, fs: Any) -> Optional[Dict[str, Any]]:
+        """The input's identity as it is now (read again: size, mtime, SHA-256), or None where it
+        is gone or cannot be read."""
+        import pyarrow.fs as pafs
+
+        try:
+            info = fs.get_file_info(self.source)
+            if info.type != pafs.FileType.File:
+                return None
+            fresh = CorpusFile(self.source, self.relative, self.target, info.size, int(info.mtime_ns or 0))
+            return fresh.identity(fs)
+        except OSError:
+            return None
+
+
 # codecs pyarrow reads but cannot write as a stream
 _READ_ONLY_CODECS = ("snappy",)
 

@@ -30,9 +30,10 @@ def model_identity(model: str) -> str:
 
 
 def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
-                      encoding: Optional[str] = None, granularity: Optional[str] = None) -> Dict[str, Any]:
-    """What else decides the output: the delimiter, the user dictionaries (with a digest of each)
-    and a granularity given for the run."""
+                      encoding: Optional[str] = None, granularity: Optional[str] = None,
+                      fmt: str = "words", pos_sep: str = "/") -> Dict[str, Any]:
+    """What else decides the output: the delimiter, the user dictionaries (with a digest of each),
+    a granularity given for the run and the output format."""
     dicts = []
     for spec in user_dicts:
         path, mode = split_dict_spec(spec, user_dict_mode)
@@ -46,6 +47,10 @@ def settings_identity(delimiter: str, user_dicts: Sequence[str], user_dict_mode:
         out["user_dict_encoding"] = encoding
     if granularity is not None:
         out["granularity"] = granularity
+    if fmt != "words":  # only where given: manifests written before the option stay valid
+        out["format"] = fmt
+        if fmt == "pos":
+            out["pos_sep"] = pos_sep
     return out
 
 

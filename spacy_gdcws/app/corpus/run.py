@@ -16,6 +16,7 @@ from spacy_gdcws.app.corpus.files import (
     filesystem_of,
     find_inputs,
 )
+from spacy_gdcws.app.corpus.lock import OutputLock
 from spacy_gdcws.app.corpus.manifest import (
     is_done,
     model_identity,
@@ -29,6 +30,7 @@ from spacy_gdcws.app.corpus.workers import (
     line_chunks_datasource,
     parts_sink,
 )
+from spacy_gdcws.app.segment import check_format
 from spacy_gdcws.decoding.decoder import check_granularity
 from spacy_gdcws.errors import Errors
 
@@ -61,7 +63,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                    user_dict: Union[None, str, Sequence[str]] = None, user_dict_mode: str = "force",
                    user_dict_encoding: Optional[str] = None,
                    nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
-                   granularity: Optional[str] = None, progress: bool = True) -> Summary:
+                   granularity: Optional[str] = None, progress: bool = True, fmt: str = "words",
+                   pos_sep: str = "/") -> Summary:
     """Segment every input file into `output_dir` on Ray (see the module docstring).
 
     input_path: a file, a folder or a glob pattern, local or a URI (s3://, gs://, hdfs://).
@@ -71,7 +74,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     gets (0 = CPU). batch_size: lines per chunk (one actor
     call). retries: times a chunk that raises is tried again in its actor (an actor that dies
     is restarted by Ray and its chunks run again). granularity: "fine" or "coarse" (None: the
-    pipeline's).
+    pipeline's). fmt: "words", "pos" (word/UPOS, `pos_sep` between) or "conllu", as `segment
+    --format` (the last two need the pipeline's tagger and parser: E123).
     RETURNS (Summary): files segmented, skipped and failed (each with its coded error), lines,
         characters, seconds.
     """
@@ -88,10 +92,11 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         raise ValueError(Errors.E093.format(value=cpus_per_actor))
     if granularity is not None:
         check_granularity(granularity)
+    check_format(model, fmt)
     check_locations(input_path, output_dir)
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
-    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity)
+    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity, fmt, pos_sep)
     identity = model_identity(model)
     in_fs, _ = filesystem_of(input_path)
     out_fs, out_root = filesystem_of(output_dir)
@@ -100,74 +105,113 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         out_fs.create_dir(out_root, recursive=True)
     except OSError as err:
         raise ValueError(Errors.E103.format(path=output_dir, message=err)) from None
-    manifest = read_manifest(out_fs, out_root)
-    summary = Summary()
-    todo = []
-    for file in files:
-        if file.error:  # found while listing (a link to nothing): it fails alone
-            summary.failed.append((file.relative, file.error))
-        elif is_done(manifest.get(file.relative), file, identity, settings, out_fs, in_fs):
-            summary.skipped.append(file.relative)
-        else:
-            todo.append(file)
-    # a file gone since it was listed fails alone (checked again here: the datasource needs one file)
-    present = in_fs.get_file_info([f.source for f in todo]) if todo else []
-    for file, info in zip(list(todo), present):
-        if info.type == pafs.FileType.NotFound:
-            todo.remove(file)
-            message = "it could not be read (gone since it was listed?)"
-            summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
-    if not todo:
-        return summary
-    start = time.perf_counter()
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-                 ignore_reinit_error=True)
-    staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
+    # one driver per output folder (E129 for a second); the parts a killed driver left are cleared
+    lock = OutputLock(out_fs, out_root)
+    lock.acquire()
     try:
-        context = ray.data.DataContext.get_current()
-        context.enable_progress_bars = context.enable_operator_progress_bars = progress
-        context.print_on_execution_start = progress
-        if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars
-            logging.getLogger("ray.data").setLevel(logging.WARNING)
-        # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
-        # given to actors, tasks that asked for one would never be scheduled)
-        dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
-                                           **_no_cpu_read_args(ray.data.read_datasource))
-        segmented = dataset.map_batches(
-            SegmentActor,
-            fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
-                                 nlp_batch_size, retries,
-                                 gpus_per_actor > 0),
-            batch_size=1,
-            compute=ray.data.ActorPoolStrategy(size=actors),
-            num_cpus=cpus_per_actor,
-            num_gpus=gpus_per_actor or None,
-        )
-        sink = parts_sink(staging, out_fs)
-        segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
-        ready = _finished_files(todo, sink.records, summary)
-        commit = ray.remote(num_cpus=0)(commit_file)
-        sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
-                         for index, n in ready])
-        for (index, _), size in zip(ready, sizes):
-            manifest[todo[index].relative] = {"source": todo[index].identity(in_fs), "model": identity,
-                                              "settings": settings, "output_size": size}
-        failed = {relative for relative, _ in summary.failed}
-        for file in todo:  # a failed file has no output: not a stale one from an earlier run either
-            if file.relative in failed:
-                manifest.pop(file.relative, None)
-                if out_fs.get_file_info(file.target).type == pafs.FileType.File:
-                    out_fs.delete_file(file.target)
-        summary.files = len(ready)
-        write_manifest(out_fs, out_root, manifest)
-    finally:
-        _remove_staging(out_fs, staging)
+        _remove_dir(out_fs, f"{out_root}/{STAGING_NAME}")
+        manifest = read_manifest(out_fs, out_root)
+        summary = Summary()
+        todo = []
+        for file in files:
+            if file.error:  # found while listing (a link to nothing): it fails alone
+                summary.failed.append((file.relative, file.error))
+            elif is_done(manifest.get(file.relative), file, identity, settings, out_fs, in_fs):
+                summary.skipped.append(file.relative)
+            else:
+                todo.append(file)
+        # a file gone since it was listed fails alone (checked again here: the datasource needs one file)
+        present = in_fs.get_file_info([f.source for f in todo]) if todo else []
+        for file, info in zip(list(todo), present):
+            if info.type == pafs.FileType.NotFound:
+                todo.remove(file)
+                message = "it could not be read (gone since it was listed?)"
+                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
+        # what each input is before it is read: a file that changes or goes while the run reads it
+        # is not committed (`_unchanged`)
+        before = [file.identity_now(in_fs) for file in todo]
+        for file, identity_before in zip(todo, before):
+            if identity_before is None:
+                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message="it could not be read")))
+        todo = [file for file, identity_before in zip(todo, before) if identity_before is not None]
+        before = [identity_before for identity_before in before if identity_before is not None]
+        if not todo:
+            return summary
+        start = time.perf_counter()
+        started_here = not ray.is_initialized()
         if started_here:
-            ray.shutdown()
-    summary.seconds = time.perf_counter() - start
-    return summary
+            # a Ray of its own binds to loopback only (its actors report 127.0.0.1, not this machine's
+            # interfaces); a cluster's address is the user's
+            local = {} if address else {"_node_ip_address": "127.0.0.1"}
+            ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+                     ignore_reinit_error=True, **local)
+        staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
+        try:
+            context = ray.data.DataContext.get_current()
+            context.enable_progress_bars = context.enable_operator_progress_bars = progress
+            context.print_on_execution_start = progress
+            if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars
+                logging.getLogger("ray.data").setLevel(logging.WARNING)
+            # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
+            # given to actors, tasks that asked for one would never be scheduled)
+            dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
+                                               **_no_cpu_read_args(ray.data.read_datasource))
+            segmented = dataset.map_batches(
+                SegmentActor,
+                fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
+                                     nlp_batch_size, retries, gpus_per_actor > 0, fmt, pos_sep, batch_size),
+                batch_size=1,
+                compute=ray.data.ActorPoolStrategy(size=actors),
+                num_cpus=cpus_per_actor,
+                num_gpus=gpus_per_actor or None,
+            )
+            sink = parts_sink(staging, out_fs)
+            segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
+            ready = _finished_files(todo, sink.records, summary)
+            ready = _unchanged(todo, ready, before, in_fs, summary)
+            commit = ray.remote(num_cpus=0)(commit_file)
+            sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
+                             for index, n in ready])
+            for (index, _), size in zip(ready, sizes):
+                manifest[todo[index].relative] = {"source": before[index], "model": identity,
+                                                  "settings": settings, "output_size": size}
+            failed = {relative for relative, _ in summary.failed}
+            for file in todo:  # a failed file has no output: not a stale one from an earlier run either
+                if file.relative in failed:
+                    manifest.pop(file.relative, None)
+                    if out_fs.get_file_info(file.target).type == pafs.FileType.File:
+                        out_fs.delete_file(file.target)
+            summary.files = len(ready)
+            write_manifest(out_fs, out_root, manifest)
+        finally:
+            _remove_staging(out_fs, staging)
+            if started_here:
+                ray.shutdown()
+        summary.seconds = time.perf_counter() - start
+        return summary
+    finally:
+        lock.release()
+
+
+def _unchanged(todo: Sequence[CorpusFile], ready: List[Tuple[int, int]], before: Sequence[Dict[str, Any]], in_fs: Any,
+               summary: "Summary") -> List[Tuple[int, int]]:
+    """The ready files whose input is as it was before the run read it; one that changed or went
+    meanwhile fails alone (E130): its output would not be the segmentation of what is there."""
+    kept = []
+    for index, n in ready:
+        if todo[index].identity_now(in_fs) == before[index]:
+            kept.append((index, n))
+        else:
+            summary.failed.append((todo[index].relative, Errors.E130.format(path=todo[index].source)))
+    return kept
+
+
+def _remove_dir(fs: Any, path: str) -> None:
+    """Remove a folder and what it holds, if it is there."""
+    import pyarrow.fs as pafs
+
+    if fs.get_file_info(path).type == pafs.FileType.Directory:
+        fs.delete_dir(path)
 
 
 def _remove_staging(fs: Any, staging: str) -> None:

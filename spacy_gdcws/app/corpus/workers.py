@@ -102,7 +102,8 @@ class SegmentActor:
 
     def __init__(self, model: str, delimiter: str, user_dicts: Sequence[str], user_dict_mode: str,
                  user_dict_encoding: Optional[str], granularity: Optional[str],
-                 nlp_batch_size: int, retries: int, gpu: bool) -> None:
+                 nlp_batch_size: int, retries: int, gpu: bool, fmt: str = "words", pos_sep: str = "/",
+                 chunk_lines: int = 1000) -> None:
         import ray
         import spacy
 
@@ -114,12 +115,14 @@ class SegmentActor:
             spacy.require_gpu()
         # torch's threads = the CPUs Ray gave this actor (never more actors x threads than cores)
         set_threads(max(1, int(ray.get_runtime_context().get_assigned_resources().get("CPU", 1.0))))
-        self.nlp = load_pipeline(model, words_only=True)
+        # the words alone for `words`; the whole pipeline (tagger and parser) for `pos` and `conllu`
+        self.nlp = load_pipeline(model, words_only=fmt == "words")
         set_granularity(self.nlp, granularity)
         load_user_dicts(self.nlp, user_dicts, user_dict_mode, user_dict_encoding)  # each file in one table build
         self.delimiter = delimiter
         self.nlp_batch_size = nlp_batch_size
         self.retries = retries
+        self.fmt, self.pos_sep, self.chunk_lines = fmt, pos_sep, chunk_lines
 
     def __call__(self, batch: Dict[str, Any]) -> Dict[str, Any]:
         marker = os.environ.get(CRASH_MARKER_ENV)
@@ -137,7 +140,7 @@ class SegmentActor:
                 continue
             for attempt in range(self.retries + 1):
                 try:
-                    texts.append(self._segment(lines))
+                    texts.append(self._segment(lines, chunk))
                     tries.append(attempt)
                     break
                 except Exception:
@@ -146,14 +149,21 @@ class SegmentActor:
         return {"file": batch["file"], "chunk": batch["chunk"], "n_chunks": batch["n_chunks"], "error": batch["error"],
                 "text": texts, "lines": n_lines, "chars": chars, "retries": tries}
 
-    def _segment(self, lines: List[str]) -> str:
-        """The chunk's lines segmented as `segment` writes them (a long line in pieces: `app.pieces`)."""
+    def _segment(self, lines: List[str], chunk: int = 0) -> str:
+        """The chunk's lines written as `segment --format` writes them (a long line in pieces:
+        `app.pieces`); CoNLL-U sentence ids number the file's lines (chunk `chunk` of `chunk_lines`)."""
         import io
 
-        from spacy_gdcws.app.segment import segment_lines, write_segmented
+        from spacy_gdcws.app.segment import segment_lines, write_conllu, write_segmented, write_tagged
 
         out = io.StringIO()
-        write_segmented(segment_lines(self.nlp, lines, self.nlp_batch_size), out, self.delimiter)
+        pieces = segment_lines(self.nlp, lines, self.nlp_batch_size)
+        if self.fmt == "pos":
+            write_tagged(pieces, out, self.delimiter, self.pos_sep)
+        elif self.fmt == "conllu":
+            write_conllu(pieces, out, first_line=int(chunk) * self.chunk_lines + 1)
+        else:
+            write_segmented(pieces, out, self.delimiter)
         return out.getvalue()
 
 

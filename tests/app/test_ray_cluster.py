@@ -1,0 +1,141 @@
+"""`segment-corpus --address` on a real Ray cluster started on this machine (#63): a head with no
+CPU and a worker node with two, separate processes (`ray start`), every address 127.0.0.1, so the
+actors run on the worker node. The outputs are `segment`'s byte for byte; a driver killed mid-run
+leaves no committed file, and the same command rerun finishes with nothing left over; a second
+driver on the same output folder is refused (E129)."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from spacy_gdcws.readers import read_conll
+from tests.util import LEGACY_FIXTURE, ROOT
+
+ray = pytest.importorskip("ray")
+
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _ray_cli(*args: str, env: dict) -> None:
+    ray_bin = Path(sys.executable).with_name("ray")
+    run = subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", *args], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert run.returncode == 0, run.stdout[-1500:] + run.stderr[-1500:]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head (no CPU) and a worker node (2 CPUs) on 127.0.0.1; stopped (`ray stop --force`) after."""
+    if ray.is_initialized():
+        ray.shutdown()
+    temp = tempfile.mkdtemp(prefix="rc", dir="/tmp")  # short: Ray's socket paths must fit in 107 characters
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    loopback = ["--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
+    try:
+        _ray_cli("start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false",
+                 "--temp-dir", temp, *loopback, env=env)
+        _ray_cli("start", "--address", f"127.0.0.1:{port}", "--num-cpus", "2", *loopback, env=env)
+        yield f"127.0.0.1:{port}"
+    finally:
+        ray_bin = Path(sys.executable).with_name("ray")
+        subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", "stop", "--force"], capture_output=True,
+                       env=env, timeout=300)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Six files of 1,500 lines (UD test sentences cut to 24 characters, empty lines among them) and
+    the single-process `segment` output of each."""
+    sents = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
+    pieces = [s[i : i + 24] for s in sents for i in range(0, len(s), 24)]
+    root = tmp_path_factory.mktemp("cluster_corpus")
+    expected = {}
+    for k in range(6):
+        lines = [pieces[(k * 1500 + i) % len(pieces)] if i % 89 else "" for i in range(1500)]
+        path = root / "in" / f"f{k}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf8")
+        out = root / "single" / path.name
+        run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(path), str(out),
+                              "-q"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        expected[path.name] = out.read_bytes()
+    return root, expected
+
+
+def _command(cluster: str, source: Path, out: Path) -> list:
+    return [sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source), str(out),
+            "--address", cluster, "--actors", "2", "--batch-size", "100", "-q"]
+
+
+def _leftovers(out: Path) -> list:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*")
+                  if ".segment-corpus-parts" in str(p) or p.name.endswith(".tmp") or p.name == ".segment-corpus.lock")
+
+
+def test_every_node_is_on_loopback_and_the_outputs_are_segments(cluster, corpus, tmp_path):
+    root, expected = corpus
+    ray.init(address=cluster, log_to_driver=False)
+    try:
+        nodes = [n for n in ray.nodes() if n["Alive"]]
+        assert len(nodes) == 2 and {n["NodeManagerAddress"] for n in nodes} == {"127.0.0.1"}
+        assert sorted(n["Resources"].get("CPU", 0) for n in nodes) == [0, 2]
+    finally:
+        ray.shutdown()
+    run = subprocess.run(_command(cluster, root / "in", tmp_path / "out"), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    for name, data in expected.items():
+        assert (tmp_path / "out" / name).read_bytes() == data, name
+    manifest = json.loads((tmp_path / "out" / ".segment-corpus-manifest.json").read_text(encoding="utf8"))
+    assert sorted(manifest["files"]) == sorted(expected)
+    assert _leftovers(tmp_path / "out") == []
+
+
+def test_a_driver_killed_mid_run_then_the_same_command_finishes(cluster, corpus, tmp_path):
+    """SIGKILL of the driver once parts are being written: no file is committed (each is committed
+    whole at the end); the rerun takes over the dead driver's lock, clears its parts and writes every
+    file exactly as `segment` does; nothing is left over."""
+    root, expected = corpus
+    out = tmp_path / "out"
+    driver = subprocess.Popen(_command(cluster, root / "in", out), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and not list(out.glob(".segment-corpus-parts/*/*/*.part")):
+        time.sleep(0.2)
+    assert driver.poll() is None, "the run ended before it could be killed"
+    os.killpg(driver.pid, signal.SIGKILL)
+    driver.wait()
+    assert not [p for p in out.glob("*.txt")] and (out / ".segment-corpus.lock").exists()
+    run = subprocess.run(_command(cluster, root / "in", out), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    for name, data in expected.items():
+        assert (out / name).read_bytes() == data, name
+    assert _leftovers(out) == []
+
+
+def test_a_second_driver_on_the_same_output_is_refused(cluster, corpus, tmp_path):
+    root, _ = corpus
+    out = tmp_path / "out"
+    out.mkdir()
+    lock = {"host": socket.gethostname(), "pid": os.getpid(), "started": time.time()}  # a live driver
+    (out / ".segment-corpus.lock").write_text(json.dumps(lock), encoding="utf8")
+    run = subprocess.run(_command(cluster, root / "in", out), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1 and "E129" in run.stderr + run.stdout
+    assert not [p for p in out.glob("*.txt")]
