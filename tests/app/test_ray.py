@@ -26,7 +26,11 @@ def crash_marker(tmp_path_factory):
     marker = tmp_path_factory.mktemp("crash") / "crash-once"
     previous = os.environ.get(CRASH_MARKER_ENV)
     os.environ[CRASH_MARKER_ENV] = str(marker)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    from spacy_gdcws.app.corpus.run import LOOPBACK
+
+    # on loopback, as a Ray that segment-corpus starts itself
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
+             _node_ip_address=LOOPBACK)
     yield marker
     ray.shutdown()
     if previous is None:

@@ -1,6 +1,7 @@
 """`segment-corpus --address` on a real Ray cluster started on this machine (#63): a head with no
-CPU and a worker node with two, separate processes (`ray start`), every address 127.0.0.1, so the
-actors run on the worker node. The outputs are `segment`'s byte for byte; a driver killed mid-run
+CPU and a worker node with two, separate processes (`ray start`), every address on loopback
+(127.0.0.2: Ray replaces 127.0.0.1 by the machine's routable address), so the actors run on the
+worker node. The outputs are `segment`'s byte for byte; a driver killed mid-run
 leaves no committed file, and the same command rerun finishes with nothing left over; a second
 driver on the same output folder is refused (E129)."""
 import json
@@ -39,24 +40,34 @@ def _ray_cli(*args: str, env: dict) -> None:
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A head (no CPU) and a worker node (2 CPUs) on 127.0.0.1; stopped (`ray stop --force`) after."""
+    """A head (no CPU) and a worker node (2 CPUs) on loopback; stopped (`ray stop --force`) after."""
+    from spacy_gdcws.app.corpus.run import LOOPBACK
+
     if ray.is_initialized():
         ray.shutdown()
     temp = tempfile.mkdtemp(prefix="rc", dir="/tmp")  # short: Ray's socket paths must fit in 107 characters
     port = _free_port()
+    # the cluster, its drivers and this test agree on no token authentication (Ray turns it on where
+    # a token file exists and RAY_AUTH_MODE is unset: the head would refuse the worker node)
+    previous = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env["RAY_USAGE_STATS_ENABLED"] = "0"
-    loopback = ["--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
+    loopback = ["--node-ip-address", LOOPBACK, "--disable-usage-stats"]
     try:
         _ray_cli("start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false",
                  "--temp-dir", temp, *loopback, env=env)
-        _ray_cli("start", "--address", f"127.0.0.1:{port}", "--num-cpus", "2", *loopback, env=env)
-        yield f"127.0.0.1:{port}"
+        _ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
+        yield f"{LOOPBACK}:{port}"
     finally:
         ray_bin = Path(sys.executable).with_name("ray")
         subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", "stop", "--force"], capture_output=True,
                        env=env, timeout=300)
         shutil.rmtree(temp, ignore_errors=True)
+        if previous is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = previous
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +103,12 @@ def _leftovers(out: Path) -> list:
 
 def test_every_node_is_on_loopback_and_the_outputs_are_segments(cluster, corpus, tmp_path):
     root, expected = corpus
-    ray.init(address=cluster, log_to_driver=False)
+    import ipaddress
+
+    ray.init(address=cluster, log_to_driver=False, _node_ip_address=cluster.split(":")[0])
     try:
         nodes = [n for n in ray.nodes() if n["Alive"]]
-        assert len(nodes) == 2 and {n["NodeManagerAddress"] for n in nodes} == {"127.0.0.1"}
+        assert len(nodes) == 2 and all(ipaddress.ip_address(n["NodeManagerAddress"]).is_loopback for n in nodes)
         assert sorted(n["Resources"].get("CPU", 0) for n in nodes) == [0, 2]
     finally:
         ray.shutdown()

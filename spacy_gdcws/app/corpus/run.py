@@ -36,6 +36,9 @@ from spacy_gdcws.errors import Errors
 
 # in the output folder: the parts in flight
 STAGING_NAME = ".segment-corpus-parts"
+# the address a Ray started here runs on: a loopback address other than 127.0.0.1, which Ray
+# replaces by this machine's routable address (`ray._private.services.resolve_ip_for_localhost`)
+LOOPBACK = "127.0.0.2"
 
 
 @dataclass
@@ -140,9 +143,10 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         start = time.perf_counter()
         started_here = not ray.is_initialized()
         if started_here:
-            # a Ray of its own binds to loopback only (its actors report 127.0.0.1, not this machine's
-            # interfaces); a cluster's address is the user's
-            local = {} if address else {"_node_ip_address": "127.0.0.1"}
+            # a Ray of its own stays on loopback (its nodes and actors on LOOPBACK, not this machine's
+            # interfaces); a cluster on a loopback address runs here: the driver joins it there
+            host = _loopback_host(address)
+            local = {"_node_ip_address": host or LOOPBACK} if host or not address else {}
             ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
                      ignore_reinit_error=True, **local)
         staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
@@ -191,6 +195,17 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         return summary
     finally:
         lock.release()
+
+
+def _loopback_host(address: Optional[str]) -> Optional[str]:
+    """The host of a cluster address ("127.0.0.2:6379") where it is a loopback address, else None."""
+    import ipaddress
+
+    host = (address or "").rsplit(":", 1)[0].strip("[]")
+    try:
+        return host if ipaddress.ip_address(host).is_loopback else None
+    except ValueError:
+        return None
 
 
 def _unchanged(todo: Sequence[CorpusFile], ready: List[Tuple[int, int]], before: Sequence[Dict[str, Any]], in_fs: Any,
