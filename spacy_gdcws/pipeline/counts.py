@@ -154,8 +154,9 @@ def store_decoding_counts(pipe: Any, decoding: DecodingCounts) -> None:
 def training_state(data: TrainingData, pipe: Any) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
     """What the segmenter `pipe` needs to train and does not save, from one pass over its training
     data: the pseudo-words' sources (where it respells words or characters) and, per block of the
-    data, the tag prior counted without it (where `held_out_priors` and the model holds blocks out). Gives the model's featurize
-    layers their block leave-out folds and the words' counts for leave-one-out on the way.
+    data, the tag prior counted without it (where `held_out_priors` and the model holds blocks out).
+    Gives the model's featurize layers their block leave-out folds and the words' counts for
+    leave-one-out on the way.
     RETURNS (Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]): None where off."""
     model = pipe.model
     augment = pipe.pseudo_words > 0.0 or pipe.pseudo_chars > 0.0
@@ -185,4 +186,3 @@ def check_training_state(pipe: Any) -> None:
     `model-last` in a config without `spacy_gdcws.continue_training.v1`)."""
     if needs_training_state(pipe):
         raise ValueError(Errors.E128.format(name=pipe.name))
-

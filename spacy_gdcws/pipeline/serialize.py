@@ -118,19 +118,21 @@ def leaving_out(names: Iterable[str]) -> Iterator[None]:
         _LEFT_OUT.reset(token)
 
 
-def verify_pipeline(path: Path) -> None:
+def verify_pipeline(path: Path) -> bool:
     """Check the pipeline folder around a segmenter's folder `path` against its listing, where the
     folder is a pipeline (a config.cfg) sealed by `seal_pipeline` (but the folders of the components
-    being left out, `leaving_out`)."""
+    being left out, `leaving_out`). RETURNS whether it did: then the segmenter's own files were
+    among those checked, and need not be read again."""
     root = path.parent
     if not ((root / "config.cfg").is_file() and (root / PIPELINE_CHECKSUMS).exists()):
-        return
+        return False
     left_out = _LEFT_OUT.get()
 
     def skip(entry: str) -> bool:
         return entry.split("/", 1)[0] in left_out
 
     verify_checksums(root, PIPELINE_CHECKSUMS, Errors.E125, Errors.E126, skip=skip if left_out else None)
+    return True
 
 
 def check_not_quantized(pipe: Any) -> None:
@@ -227,10 +229,13 @@ def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
             srsly.read_json(p) if p.exists() else [], decoder.normalizer, str(p))),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }
-    verify_pipeline(path)
+    sealed = verify_pipeline(path)  # E125 / E126; the segmenter's files too
     saved = _saved_cfg(path)
     fmt = int(saved.get("format", 1))
-    if not verify_checksums(path) and fmt >= 2:  # E063 / E064 from verify_checksums
+    # the folder's own checksums (E063 / E064), where the pipeline's listing did not just check its files
+    own = path / CHECKSUMS
+    checked = (own.is_file() and own.stat().st_size > 0) if sealed else verify_checksums(path)
+    if not checked and fmt >= 2:
         raise ValueError(Errors.E082.format(path=path / CHECKSUMS, format=fmt))
     # the model that config.cfg built, checked before any weight loads into it (a folder of
     # format 2 always has its fingerprint: one that is missing was taken out)

@@ -109,9 +109,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     except OSError as err:
         raise ValueError(Errors.E103.format(path=output_dir, message=err)) from None
     # one driver per output folder (E129 for a second); the parts a killed driver left are cleared
-    lock = OutputLock(out_fs, out_root)
-    lock.acquire()
-    try:
+    with OutputLock(out_fs, out_root):
         _remove_dir(out_fs, f"{out_root}/{STAGING_NAME}")
         manifest = read_manifest(out_fs, out_root)
         summary = Summary()
@@ -123,19 +121,14 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                 summary.skipped.append(file.relative)
             else:
                 todo.append(file)
-        # a file gone since it was listed fails alone (checked again here: the datasource needs one file)
-        present = in_fs.get_file_info([f.source for f in todo]) if todo else []
-        for file, info in zip(list(todo), present):
-            if info.type == pafs.FileType.NotFound:
-                todo.remove(file)
-                message = "it could not be read (gone since it was listed?)"
-                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
-        # what each input is before it is read: a file that changes or goes while the run reads it
-        # is not committed (`_unchanged`)
+        # what each input is before it is read: one gone since it was listed fails alone now (the
+        # datasource needs every file), one that changes or goes while the run reads it is not
+        # committed (`_unchanged`)
         before = [file.identity_now(in_fs) for file in todo]
         for file, identity_before in zip(todo, before):
             if identity_before is None:
-                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message="it could not be read")))
+                message = "it could not be read (gone since it was listed?)"
+                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
         todo = [file for file, identity_before in zip(todo, before) if identity_before is not None]
         before = [identity_before for identity_before in before if identity_before is not None]
         if not todo:
@@ -193,8 +186,6 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                 ray.shutdown()
         summary.seconds = time.perf_counter() - start
         return summary
-    finally:
-        lock.release()
 
 
 def _loopback_host(address: Optional[str]) -> Optional[str]:
