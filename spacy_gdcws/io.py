@@ -273,3 +273,25 @@ def replace_dir(source: Union[str, Path], target: Union[str, Path]) -> None:
     os.replace(source, target)
     if old.exists():
         shutil.rmtree(old, ignore_errors=True)
+
+
+def save_whole(path: Union[str, Path], writers: Dict[str, Callable[[Path], Any]], exclude: Iterable[str] = ()) -> None:
+    """A component's folder written whole: each writer writes its entry (`writers[name](folder / name)`,
+    as `spacy.util.to_disk` calls them; an entry whose name before any `.` is in `exclude` is left
+    out) into a folder beside `path`, with checksums (`write_checksums`), then moved into place
+    (`replace_dir`): a failed save leaves the previous folder, or none, never a half-written one."""
+    path = Path(path)
+    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    excluded = set(exclude)
+    try:
+        tmp.mkdir(parents=True)
+        for name, write in writers.items():
+            if name.split(".")[0] not in excluded:
+                write(tmp / name)
+        write_checksums(tmp)
+        replace_dir(tmp, path)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

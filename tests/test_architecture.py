@@ -62,3 +62,56 @@ def test_the_architecture_page_names_no_module_that_is_gone():
             if not (PACKAGE / name).exists() and not any(p.name == name for p in (PACKAGE / entry).rglob("*.py")):
                 gone.append(f"{entry}: {name}")
     assert gone == []
+
+
+def _defaults(func) -> Dict[str, object]:
+    import inspect
+
+    return {name: p.default for name, p in inspect.signature(func).parameters.items()
+            if p.default is not inspect.Parameter.empty}
+
+
+def test_no_builder_of_the_parser_has_a_default_its_factory_sets():
+    """#67: the parser's values live in one home, the factory's default config: its builders and its
+    torch module have no default of their own for a value the config sets."""
+    from spacy_gdcws.legacy.parser import build_biaffine_parser_v1
+    from spacy_gdcws.ml.parser import build_biaffine_parser
+    from spacy_gdcws.nn.word_parser import BiaffineParserNet
+    from spacy_gdcws.parse.factory import DEFAULT_MODEL
+
+    keys = set(DEFAULT_MODEL) - {"@architectures"}
+    for func in (build_biaffine_parser, build_biaffine_parser_v1, BiaffineParserNet.__init__):
+        assert set(_defaults(func)) & keys == set(), func.__qualname__
+
+
+def _model_calls_forbidden(model):
+    """Every node of `model` raises when run."""
+
+    def boom(*args, **kwargs):
+        raise AssertionError("set_annotations called the model")
+
+    for node in model.walk():
+        node._func = boom
+
+
+@pytest.mark.parametrize("which", ["segmenter", "parser"])
+def test_set_annotations_only_writes(tagged_model, which):
+    """#67: `predict` runs the model (and decodes); `set_annotations` writes what it gave, with no model call."""
+    import spacy
+
+    nlp = spacy.load(tagged_model)
+    texts = ["我爱北京天安门。他说：“今天天气很好。”", "第一行\n第二行 有 空格"]
+    expected = [[(t.text, t.pos_, t.dep_, t.head.i) for t in doc] for doc in nlp.pipe(texts)]
+    name = next(n for n, p in nlp.pipeline if (type(p).__name__ == "GDSegmenter") == (which == "segmenter"))
+    pipe = nlp.get_pipe(name)
+    docs = [nlp.make_doc(text) for text in texts]
+    if which == "parser":
+        with nlp.select_pipes(enable=[n for n, _ in nlp.pipeline if n != name]):
+            docs = list(nlp.pipe(texts))
+    predicted = pipe.predict(docs)
+    _model_calls_forbidden(pipe.model)
+    pipe.set_annotations(docs, predicted)
+    if which == "parser":
+        assert [[(t.text, t.pos_, t.dep_, t.head.i) for t in doc] for doc in docs] == expected
+    else:
+        assert [[t.text for t in doc] for doc in docs] == [[a[0] for a in doc] for doc in expected]

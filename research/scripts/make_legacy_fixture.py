@@ -7,6 +7,10 @@ version first on PYTHONPATH):
     git worktree add /tmp/release db135c0
     PYTHONPATH=/tmp/release python research/scripts/make_legacy_fixture.py tests/fixtures --release
 
+With --parser (e217866, the parser before its output sizes came from the data): `release_parser_v1`,
+`release_idcnn`'s segmenter with a `gdcws_parser` of `spacy_gdcws.BiaffineParser.v1` trained on the
+same sentences' gold words, and the words, UPOS, XPOS, relations and heads it gives (`.json`); install
+that tree (`pip install -e /tmp/parser_old`) to run it, its entry points being the old ones.
 Without --release: `legacy_gd_v2`, saved by the uncomposed GDTransformer.v2 (c5cdd2a). With
 --release: the folders of the release before the floors (db135c0, save format 2 with
 checksums and a model fingerprint): `release_gd_v2` (GDTransformer.v2) and `release_idcnn`
@@ -68,10 +72,48 @@ def save(out: Path, name: str, model: dict, sents: list, texts: list, **init) ->
     srsly.write_json(out / f"{name}.json", {"texts": texts, "words": [[t.text for t in d] for d in nlp.pipe(texts)]})
 
 
-def main(out_dir: str, release: bool = False) -> None:
+PARSER_V1 = {"@architectures": "spacy_gdcws.BiaffineParser.v1", "feature_rows": [500, 200, 200, 64, 12, 24],
+             "feature_widths": [16, 8, 8, 4, 4, 4], "char_rows": 200, "char_width": 8, "word_dropout": 0.0,
+             "encoder": "lstm", "lstm_width": 16, "lstm_depth": 1, "arc_width": 16, "label_width": 8,
+             "n_upos": 24, "n_xpos": 64, "n_labels": 48, "dropout": 0.0}
+# the parser's lexicon of release_parser_v1 (jieba's dict.txt lines, MIT)
+TAGGED = ["北京 34488 ns", "天安门 5678 ns", "学生 28932 n", "大学 20025 n", "中国 193694 ns", "人民 57373 n",
+          "今天 23496 t", "天气 4193 n", "电影 20263 n", "公司 34036 n", "的 318825 uj", "是 796991 v"]
+
+
+def save_parser(out: Path, sents: list, texts: list) -> None:
+    """`release_idcnn`'s segmenter, then a v1 parser trained on the gold words of the same sentences."""
+    from spacy_gdcws.readers.corpus import sentence_to_doc
+
+    lexicon = out / "release_parser_v1.lexicon.txt"
+    lexicon.write_text("".join(f"{w}\n" for w in LEXICON), encoding="utf8")
+    tagged = out / "release_parser_v1.tagged.txt"
+    tagged.write_text("".join(f"{line}\n" for line in TAGGED), encoding="utf8")
+    save(out, "release_parser_v1", IDCNN_MODEL, sents, texts, general_lexicon=str(lexicon))
+    fix_random_seed(0)
+    nlp = spacy.load(out / "release_parser_v1")
+    nlp.add_pipe("gdcws_parser", name="parser", config={"model": PARSER_V1})
+    golds = [sentence_to_doc(nlp.vocab, s) for s in sents[:40]]
+    examples = [Example(Doc(nlp.vocab, words=[t.text for t in g], spaces=[bool(t.whitespace_) for t in g]), g)
+                for g in golds]
+    nlp.get_pipe("parser").initialize(lambda: examples, nlp=nlp, lexicon=tagged)
+    optimizer = Adam(0.01)
+    for _ in range(40):
+        nlp.update(examples, sgd=optimizer, exclude=["gdcws_segmenter"])
+    nlp.to_disk(out / "release_parser_v1")
+    srsly.write_json(out / "release_parser_v1.json", {"texts": texts, "analyses": [
+        [(t.text, t.pos_, t.tag_, t.dep_, t.head.i) for t in doc] for doc in nlp.pipe(texts)]})
+    lexicon.unlink()
+    tagged.unlink()
+
+
+def main(out_dir: str, release: bool = False, parser: bool = False) -> None:
     sents = [s for _, s in zip(range(60), read_conll(ROOT / "assets/ud_zh/zh_gsdsimp-ud-dev.conllu"))]
     texts = ["".join(sent.words) for sent in sents[40:]] + ["我爱北京天安门。\n今天 天气很好", ""]
     out = Path(out_dir)
+    if parser:
+        save_parser(out, sents, texts + ["臺灣的電視臺，ＡＢＣ公司２０１９年。", "https://example.com/a?b=1 和 café 3.5%"])
+        return
     if not release:
         save(out, "legacy_gd_v2", MODEL, sents, texts)
         return
@@ -84,4 +126,4 @@ def main(out_dir: str, release: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], "--release" in sys.argv[2:])
+    main(sys.argv[1], "--release" in sys.argv[2:], "--parser" in sys.argv[2:])

@@ -3,7 +3,7 @@
 a chain of BMES tags over tokens, decoded for a whole batch at once
 (`tag_chain_emissions` + `padded_viterbi`, through `data.bmes.packed_viterbi`).
 The per-doc reference `viterbi` that these are tested against lives in
-`tests/decoding_reference.py`."""
+`tests/decoding/reference.py`."""
 import math
 from typing import Optional, Sequence, Tuple
 

@@ -24,7 +24,7 @@ mark is read as UTF-16.
 import codecs
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from spacy_gdcws.decoding.user_dict import (
     MAX_FREQ,
@@ -36,6 +36,16 @@ from spacy_gdcws.decoding.user_dict import (
 from spacy_gdcws.errors import Errors
 
 Entry = Tuple[str, str, Optional[int]]
+
+
+class DictLine(NamedTuple):
+    """One line of a dictionary file: the word, its mode, its frequency and its part of speech
+    (None where the line gives none)."""
+
+    word: str
+    mode: str
+    freq: Optional[int]
+    tag: Optional[str]
 # jieba's part-of-speech tags (those of its dict.txt, and `eng` of its sample user dictionary)
 JIEBA_TAGS = frozenset(
     "a ad ag an b c d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg u "
@@ -43,6 +53,8 @@ JIEBA_TAGS = frozenset(
 # a tag as jieba writes one after a frequency, and as HanLP and pkuseg write theirs (ASCII)
 _JIEBA_TAG = re.compile(r"[a-z]+")
 _TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+# jieba's dict.txt line, `word freq tag` with single spaces
+_WORD_FREQ_TAG = re.compile(r"(\S+) ([0-9]+) ([a-z]+)")
 
 
 def read_user_dict(path: Union[str, Path], default_mode: str = "force",
@@ -54,33 +66,55 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force",
     encoding (Optional[str]): The file's encoding (None: UTF-8, or UTF-16 by its BOM).
     RETURNS (List[Entry]): In the order of each word's last line.
     """
-    path = Path(path)
     check_mode(default_mode)
-    text = _read(path, encoding)
     entries: Dict[str, Entry] = {}
+    for entry in read_lines(path, default_mode, encoding):
+        entries.pop(entry.word, None)  # the last line of a word wins
+        entries[entry.word] = (entry.word, entry.mode, entry.freq)
+    return list(entries.values())
+
+
+def read_lines(path: Union[str, Path], default_mode: str = "force", encoding: Optional[str] = None) -> Iterator[DictLine]:
+    """Every entry line of a dictionary file, in order (`parse_line`; E015 names the first bad line)."""
+    path = Path(path)
+    return text_lines(_read(path, encoding), str(path), default_mode)
+
+
+def text_lines(text: str, source: str, default_mode: str = "force") -> Iterator[DictLine]:
+    """Every entry line of a dictionary's text, in order (E015 names `source` and the first bad line)."""
     for number, line in enumerate(text.splitlines(), 1):
         line = line.lstrip("\ufeff")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            word, mode, freq = parse_line(line, default_mode)
+            yield parse_line(line, default_mode)
         except ValueError as err:
-            raise ValueError(Errors.E015.format(path=path, line=number, message=err)) from None
-        entries.pop(word, None)  # the last line of a word wins
-        entries[word] = (word, mode, freq)
-    return list(entries.values())
+            raise ValueError(Errors.E015.format(path=source, line=number, message=err)) from None
 
 
-def parse_line(line: str, default_mode: str) -> Entry:
-    """(word, mode, freq) of one line (see the module docstring); ValueError if in no format."""
+def tagged_lexicon(lines: Iterable[DictLine]) -> Dict[str, Tuple[int, str]]:
+    """A lexicon with parts of speech, word -> (frequency, tag), from a dictionary's lines that give
+    both (jieba's `dict.txt`, `word freq tag`; HanLP's `word tag freq`): what the parser's lexicon
+    features read (`read_lines(path)` or `text_lines(text, source)`). A line without a frequency
+    counts 0, without a tag "" (a word listed twice: its last line)."""
+    return {e.word: (e.freq or 0, e.tag or "") for e in lines}
+
+
+def parse_line(line: str, default_mode: str) -> DictLine:
+    """The word, mode, frequency and tag of one line (see the module docstring); ValueError if in
+    no format."""
+    match = _WORD_FREQ_TAG.fullmatch(line)
+    if match is not None and match.group(1) not in WORD_MODES and match.group(3) not in WORD_MODES:
+        # jieba's dict.txt line: the common case, read at once
+        return DictLine(check_word(match.group(1)), default_mode, _count(match.group(2)), match.group(3))
     parts = line.split("\t")
     if len(parts) == 2 and not _is_count(parts[1].strip()):
         head, tag = (part.strip() for part in parts)  # pkuseg: a tag (or a mode) after a tab
         if tag in WORD_MODES:
-            return check_word(head), tag, None
+            return DictLine(check_word(head), tag, None, None)
         if not _TAG.fullmatch(tag):
             raise ValueError(Errors.E097.format(line=line))
-        return check_word(head), default_mode, None
+        return DictLine(check_word(head), default_mode, None, tag)
     fields = line.split()
     word, rest = fields[0], fields[1:]
     modes = [field for field in rest if field in WORD_MODES]
@@ -89,15 +123,15 @@ def parse_line(line: str, default_mode: str) -> Entry:
     mode = modes[0] if modes else default_mode
     rest = [field for field in rest if field not in WORD_MODES]
     if not rest:
-        return check_word(word), mode, None
+        return DictLine(check_word(word), mode, None, None)
     if len(rest) == 1 and rest[0].lower() in WORD_MODES:  # `北京 Prefer`: modes are written as they are
         raise ValueError(Errors.E045.format(mode=rest[0], options=WORD_MODES))
     if _is_count(rest[0]) and (len(rest) == 1 or (len(rest) == 2 and _JIEBA_TAG.fullmatch(rest[1]))):
-        return check_word(word), mode, _count(rest[0])  # jieba: WORD FREQ [TAG]
+        return DictLine(check_word(word), mode, _count(rest[0]), rest[1] if len(rest) == 2 else None)  # jieba: WORD FREQ [TAG]
     if len(rest) == 1 and rest[0] in JIEBA_TAGS and not modes:
-        return check_word(word), mode, None  # jieba: WORD TAG
+        return DictLine(check_word(word), mode, None, rest[0])  # jieba: WORD TAG
     if len(rest) % 2 == 0 and all(_TAG.fullmatch(t) and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
-        return check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ)  # HanLP
+        return DictLine(check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ), rest[0])  # HanLP
     if not modes and _jieba_word(line) is not None:  # jieba reads the fields before FREQ/TAG as one word
         check_word(_jieba_word(line))  # E046: whitespace inside a word
     raise ValueError(Errors.E097.format(line=line))

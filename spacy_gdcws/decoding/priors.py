@@ -24,7 +24,7 @@ dictionary features tell it that a rare pair was a word, but nothing tells it th
 was two words.
 
 Whether they help depends on the corpus, so the weights are chosen on dev
-(`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.decoding.tuning`; all 0 = greedy, the default).
+(`python -m spacy_gdcws tune-decoding`, `spacy_gdcws.app.tuning`; all 0 = greedy, the default).
 """
 import math
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple

@@ -11,7 +11,9 @@ class Setting:
     check (Optional[Callable[[str, Any], Any]]): Called with the setting's name and the value
         assigned; RETURNS the value kept (raising a coded error for a bad one). None: kept as given.
     via (Optional[str]): The attribute of the instance that keeps the setting (read and written
-        there, under the same name; its own `Setting` checks it).
+        there, under the same name, where that object checks it: the decoder's weights,
+        granularity and atomic units are its own `Setting`s, its user dictionary a property, its
+        pair counts a plain attribute).
     """
 
     def __init__(self, check: Optional[Callable[[str, Any], Any]] = None, *, via: Optional[str] = None) -> None:

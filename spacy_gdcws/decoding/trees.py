@@ -245,3 +245,19 @@ def decode_trees(scores: numpy.ndarray, lengths: numpy.ndarray, projective: bool
             m = int(lengths[b])
             heads[b] = chu_liu_edmonds(scores[b, :m, : m + 1])
     return [h.astype(numpy.int64) for h in heads]
+
+
+def best_relations(logits: numpy.ndarray, is_root: numpy.ndarray, root_label: int = 0) -> numpy.ndarray:
+    """The relation of each of N decoded arcs: the root's label for a root word, the best other
+    label elsewhere.
+
+    logits (numpy.ndarray): (N, L) relation logits of the arcs.
+    is_root (numpy.ndarray): (N,) whether each arc is the root's.
+    root_label (int): The row of the root's relation.
+    RETURNS (numpy.ndarray): (N,) relation rows.
+    """
+    if not len(logits):
+        return numpy.zeros(0, dtype=numpy.int64)
+    others = numpy.array(logits, dtype=numpy.float32, copy=True)
+    others[:, root_label] = -numpy.inf
+    return numpy.where(is_root, root_label, others.argmax(-1)).astype(numpy.int64)

@@ -4,7 +4,9 @@ bigrams (with the n-gram vocabulary's UNKs), dictionary features and pretrained 
 
 Its attrs: `settings` (the embedding's featurization settings, `feature_settings`) and
 `resources` (`ml.resources.FeatureResources`: the word lists, counts, blocks, n-gram vocabulary
-and character map the segmenter gives it). Nothing else reads or writes its attrs.
+and character map the segmenter gives it). The segmenter writes `resources` through
+`ml.resources` (`give_words`, `give_training_state`, `record_ngram_vocab`) and reads `settings`
+there and in `pipeline.counts` (what training needs); nothing writes `settings` after the build.
 """
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional

@@ -153,6 +153,28 @@ def give_words(model: Model, which: str, words: Iterable[str]) -> None:
             node.attrs[RESOURCES].set_words(which, words)
 
 
+class ModelWords:
+    """A word set of a component that its model's featurize layers read too: set on the component
+    (`seg.train_words = words`), given to every layer that reads the list `which` (`give_words`).
+
+    which (str): `TRAINING_WORDS` or `GENERAL_WORDS`.
+    """
+
+    def __init__(self, which: str) -> None:
+        self.which = which
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = f"_{name}"
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        return self if obj is None else getattr(obj, self.attr)
+
+    def __set__(self, obj: Any, words: Iterable[str]) -> None:
+        kept = set(words)
+        setattr(obj, self.attr, kept)
+        give_words(obj.model, self.which, kept)
+
+
 def give_training_state(model: Model, folds: Optional[HoldoutFolds], counts: Optional[WordCounts]) -> None:
     """Give each featurize layer the training blocks (where it holds blocks out) and the words'
     counts (where it holds words out): what training reads and a saved model does not keep."""

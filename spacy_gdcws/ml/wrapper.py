@@ -15,7 +15,7 @@ from spacy_gdcws.ml.shims import InPlacePyTorchShim
 def wrap_torch(net: Any, convert_in: Callable, mixed_precision: bool) -> Model:
     """PyTorchWrapper_v3 around `net`, but with a shim whose optimizer step does not
     leak memory (`shims.InPlacePyTorchShim`); outputs come back as float32 host arrays."""
-    _register_fork_handler()
+    register_fork_handler()
     return Model(
         "pytorch",
         pytorch_forward,
@@ -29,7 +29,7 @@ def wrap_torch(net: Any, convert_in: Callable, mixed_precision: bool) -> Model:
 _FORK_HANDLER = {"registered": False}
 
 
-def _register_fork_handler() -> None:
+def register_fork_handler() -> None:
     """After a fork (`nlp.pipe(n_process > 1)`), the child uses one torch thread:
     torch's OpenMP pool does not survive a fork and the child would hang."""
     if not _FORK_HANDLER["registered"] and hasattr(os, "register_at_fork"):

@@ -18,7 +18,7 @@ class Dropout(nn.Dropout):
     probability 1 - p and scaled by 1 / (1 - p) in training, the identity
     otherwise) and a cheaper mask on the CPU. A subclass with torch's own
     settings (`p`, `inplace`), so a saved model's fingerprint
-    (`pipeline.serialize.model_fingerprint`) and weights are the same as with
+    (`ml.fingerprint.model_fingerprint`) and weights are the same as with
     `torch.nn.Dropout` in its place: pipelines saved before it load unchanged.
 
     p (float): The probability of zeroing an element, 0 <= p < 1.

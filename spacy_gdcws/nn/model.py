@@ -6,8 +6,6 @@ import torch
 from torch import nn
 
 from spacy_gdcws.nn.config import check_widths
-from spacy_gdcws.nn.embed import CharEmbedding, sinusoidal_positions  # noqa: F401 (re-exported)
-from spacy_gdcws.nn.gd_encoder import Fusion, GDEncoder, word_sum_pool  # noqa: F401 (re-exported)
 
 
 class SegmentationNet(nn.Module):

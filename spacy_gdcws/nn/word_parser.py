@@ -3,9 +3,10 @@
 One word encoder (hashed word, character and lexicon features -> BiLSTM) feeds four heads: UPOS,
 XPOS, arcs (a biaffine scorer over every head candidate, the root included) and relations (a
 biaffine scorer per label on a dependent and its head). Inputs are row ids computed outside the
-module (`spacy_gdcws.parse.features`), so the module has no vocabulary.
+module (`spacy_gdcws.data.features.words`), so the module has no vocabulary. The module scores; its
+loss is the component's (`spacy_gdcws.parse.loss`), as the segmenter's is (`spacy_gdcws.pipeline.loss`).
 """
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import torch
 from torch import nn
@@ -14,9 +15,6 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.nn.dropout import Dropout
-
-IGNORE = -1
-
 
 class Biaffine(nn.Module):
     """`s[b, o, i, j] = x[b, i] W[o] y[b, j]` with a bias column on each side (Dozat & Manning's
@@ -78,7 +76,8 @@ class WordCNN(nn.Module):
 
 
 class BiaffineParserNet(nn.Module):
-    """Word features -> BiLSTM -> UPOS, XPOS, arc and relation scores.
+    """Word features -> BiLSTM -> UPOS, XPOS, arc and relation scores. Every size comes from the
+    model's config (`spacy_gdcws.BiaffineParser.v2`), the output rows from the training data.
 
     feature_rows (List[int]): Rows of each hashed feature column's table (column k of `feats`).
     feature_widths (List[int]): Width of each column's table; the embeddings are concatenated.
@@ -90,26 +89,24 @@ class BiaffineParserNet(nn.Module):
     lstm_width (int): Hidden width of each LSTM direction (the CNN's width is twice this).
     lstm_depth (int): Stacked BiLSTM (or CNN) layers.
     arc_width, label_width (int): Widths of the arc and relation projections.
-    n_upos, n_xpos, n_labels (int): Rows of the three output layers (the labels seen in training
-        take the first rows; the config fixes the sizes so the module is built eagerly).
+    n_upos, n_xpos, n_labels (int): Rows of the three output layers.
+    root_label (int): The row of the root's relation.
     dropout (float): Dropout on embeddings, between LSTM layers and in the projections.
 
-    forward(feats, chars, lengths, gold=None):
-        feats (LongTensor): (B, T, F) rows per word.
-        chars (LongTensor): (B, T, C) character rows (0 = padding).
-        lengths (LongTensor): (B,) words per sentence.
-        gold (Optional[Tuple[LongTensor, ...]]): (heads, labels, upos, xpos), each (B, T), heads in
-            0..T (0 = the root), IGNORE where unknown. With it the forward returns the summed loss.
-        RETURNS: the loss (a scalar), or (arc log-probabilities (B, T, T + 1), the words' and the
-        heads' relation states (B, T, d + 1) and (B, T + 1, d + 1) for `label_rows`, UPOS (B, T),
-        XPOS (B, T)).
+    forward(*inputs, task="score"):
+        task "score": inputs (feats (B, T, F), chars (B, T, C), lengths (B,)), LongTensors of feature
+            rows, character rows (0 = padding) and words per sentence. RETURNS (arc logits (B, T, T + 1),
+            padding heads and each word's own row at -inf; the relation projections of the words
+            (B, T, d) and of the heads, the root first (B, T + 1, d); UPOS and XPOS logits (B, T, n)).
+        task "label": inputs (dep_states (N, d + 1), head_states (N, d + 1)), the relation projections
+            of N arcs' dependents and heads with a column of ones (`spacy_gdcws.ml.parser.arc_states`).
+            RETURNS relation logits (N, n_labels).
     """
 
-    def __init__(self, feature_rows: List[int], feature_widths: List[int], char_rows: int = 5000,
-                 char_width: int = 50, word_dropout: float = 0.25, encoder: str = "lstm", lstm_width: int = 200,
-                 lstm_depth: int = 2, arc_width: int = 256, label_width: int = 64,
-                 n_upos: int = 24, n_xpos: int = 96, n_labels: int = 64, root_label: int = 0,
-                 dropout: float = 0.33) -> None:
+    def __init__(self, feature_rows: List[int], feature_widths: List[int], *, char_rows: int, char_width: int,
+                 word_dropout: float, encoder: str, lstm_width: int, lstm_depth: int, arc_width: int,
+                 label_width: int, n_upos: int, n_xpos: int, n_labels: int, root_label: int,
+                 dropout: float) -> None:
         super().__init__()
         if len(feature_rows) != len(feature_widths) or not feature_rows:
             raise ValueError(Errors.E114.format(n_rows=len(feature_rows), n_widths=len(feature_widths)))
@@ -178,8 +175,8 @@ class BiaffineParserNet(nn.Module):
 
     def scores(self, feats: torch.Tensor, chars: torch.Tensor,
                lengths: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        """Arc scores (B, T, T + 1) (padding heads at -inf), the label projections' states (for
-        `label_scores`) and UPOS / XPOS logits (B, T, n)."""
+        """Arc logits (B, T, T + 1) (padding heads and each word's own row at -inf), the relation
+        projections of the words (B, T, d) and of the heads (B, T + 1, d), UPOS and XPOS logits (B, T, n)."""
         h = self.encode(feats, chars, lengths)
         arc = self.arc_attn(self.arc_dep(h[:, 1:]), self.arc_head(h)).squeeze(1)
         n_heads = h.shape[1]
@@ -192,45 +189,7 @@ class BiaffineParserNet(nn.Module):
         words = h[:, 1:]
         return arc, self.label_dep(words), self.label_head(h), self.upos(words), self.xpos(words)
 
-    def forward(self, feats: torch.Tensor, chars: torch.Tensor, lengths: torch.Tensor,
-                gold: Optional[Tuple[torch.Tensor, ...]] = None) -> object:
-        arc, lab_dep, lab_head, upos, xpos = self.scores(feats, chars, lengths)
-        if gold is not None:
-            return self.loss(arc, lab_dep, lab_head, upos, xpos, gold)
-        ones = lab_dep.new_ones(lab_dep.shape[:-1] + (1,))
-        lab_dep = torch.cat([lab_dep, ones], -1)
-        lab_head = torch.cat([lab_head, lab_head.new_ones(lab_head.shape[:-1] + (1,))], -1)
-        return functional.log_softmax(arc, -1), lab_dep, lab_head, upos.argmax(-1), xpos.argmax(-1)
-
-    def label_rows(self, dep_states: torch.Tensor, head_states: torch.Tensor, is_root: torch.Tensor) -> torch.Tensor:
-        """The best relation of N arcs, from their dependents' and heads' relation states
-        ((N, d + 1) each, as `forward` returns them): the root's label for a root word, the best
-        other label elsewhere."""
-        scores = self.label_attn.pairs(dep_states, head_states)
-        scores[:, self.root_label] = float("-inf")
-        best = scores.argmax(-1)
-        return torch.where(is_root, torch.full_like(best, self.root_label), best)
-
-    def loss(self, arc: torch.Tensor, lab_dep: torch.Tensor, lab_head: torch.Tensor, upos: torch.Tensor,
-             xpos: torch.Tensor, gold: Tuple[torch.Tensor, ...]) -> torch.Tensor:
-        """Summed token-averaged cross-entropies: heads, relations (at the gold head), UPOS, XPOS."""
-        heads, labels, gold_upos, gold_xpos = gold
-        loss = functional.cross_entropy(arc.flatten(0, 1), heads.flatten(), ignore_index=IGNORE)
-        has_label = (labels != IGNORE) & (heads != IGNORE)
-        if bool(has_label.any()):
-            b, t = has_label.nonzero(as_tuple=True)
-            dep_states = lab_dep[b, t]
-            head_states = lab_head[b, heads[b, t]]
-            dep_states = torch.cat([dep_states, dep_states.new_ones(dep_states.shape[0], 1)], -1)
-            head_states = torch.cat([head_states, head_states.new_ones(head_states.shape[0], 1)], -1)
-            label_scores = self.label_attn.pairs(dep_states, head_states)
-            loss = loss + functional.cross_entropy(label_scores, labels[b, t])
-        loss = loss + functional.cross_entropy(upos.flatten(0, 1), gold_upos.flatten(), ignore_index=IGNORE)
-        if bool((gold_xpos != IGNORE).any()):
-            loss = loss + functional.cross_entropy(xpos.flatten(0, 1), gold_xpos.flatten(), ignore_index=IGNORE)
-        return loss
-
-
-def describe(net: BiaffineParserNet) -> Dict[str, int]:
-    """The module's parameter count (for the model card)."""
-    return {"parameters": sum(p.numel() for p in net.parameters())}
+    def forward(self, *inputs: torch.Tensor, task: str = "score") -> object:
+        if task == "label":
+            return self.label_attn.pairs(*inputs)
+        return self.scores(*inputs)

@@ -1,33 +1,46 @@
 """`gdcws_parser`: UPOS, XPOS, heads and relations on the segmenter's words, from one biaffine
-model (`spacy_gdcws.BiaffineParser.v1`), with a tree decoder (one root per sentence, every head in
-its sentence), sentences split at line breaks and sentence-final words, whitespace tokens SPACE."""
+model (`spacy_gdcws.BiaffineParser.v2`), with a tree decoder (one root per sentence, every head in
+its sentence), sentences split at line breaks and sentence-final words, whitespace tokens SPACE.
+
+The component coordinates, as the segmenter does: `data.features.words` turns docs into a
+`ParseBatch`, the model scores it (`ml.parser`), `predict` decodes trees (`decoding.trees`) and asks
+the model for the relations of the chosen arcs, `set_annotations` writes, `parse.loss` gives the
+loss of an update and `parse.persist` saves and loads it (bytes and folders, one path).
+"""
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
-import srsly
-from spacy import util
 from spacy.attrs import DEP, HEAD, POS, TAG
 from spacy.language import Language
 from spacy.pipeline import TrainablePipe
-from spacy.pipeline.dep_parser import parser_score
-from spacy.scorer import Scorer
 from spacy.tokens import Doc
 from spacy.training import Example, validate_examples
-from spacy.util import registry
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
-from spacy_gdcws.decoding.trees import decode_trees
+from spacy_gdcws.data.features.words import ParseBatch, WordFeaturizer, WordLexicon
+from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
+from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.parse.features import Lexicon, ParseBatch, WordFeaturizer
-from spacy_gdcws.parse.model import Predicted, label_rows
-from spacy_gdcws.parse.persist import load_parser, save_parser
-from spacy_gdcws.pipeline.lexicons import JIEBA_DICT
+from spacy_gdcws.ml.parser import ROOT_LABEL, arc_log_probs, arc_states, scatter_states, size_outputs
+from spacy_gdcws.parse import persist
+from spacy_gdcws.parse.loss import gold_arcs, parser_loss
+from spacy_gdcws.shipped import JIEBA_DICT
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
 #: CoNLL-U's empty field: a treebank without XPOS (UD Chinese HK, CFL) writes it in every row
 MISSING = "_"
+
+
+class DocParse(NamedTuple):
+    """What `predict` gives for one doc, per token: the head's token index (a root its own), and the
+    rows of its relation, UPOS and XPOS among the component's labels (-1: a whitespace token)."""
+
+    heads: numpy.ndarray
+    deps: numpy.ndarray
+    upos: numpy.ndarray
+    xpos: numpy.ndarray
 
 
 class BiaffineParser(TrainablePipe):
@@ -47,10 +60,8 @@ class BiaffineParser(TrainablePipe):
         self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": []}
         self.split_at = list(split_at)
         self.projective = bool(projective)
-        self.lexicon = Lexicon()
+        self.lexicon = WordLexicon()
         self._featurizer: Optional[WordFeaturizer] = None
-
-    # -- labels and features -------------------------------------------------------------------
 
     @property
     def labels(self) -> Tuple[str, ...]:
@@ -72,77 +83,93 @@ class BiaffineParser(TrainablePipe):
                                               self.lexicon, self.cfg["lexicon_tags"], self.split_at)
         return self._featurizer
 
+    def size_model(self) -> None:
+        """Give the model the sizes of the labels in cfg (before initialize's first update, or before
+        a saved model's weights load: `parse.persist`)."""
+        labels = self.cfg["labels"]
+        size_outputs(self.model, {"n_upos": len(labels["upos"]), "n_xpos": len(labels["xpos"]),
+                                  "n_labels": len(labels["deps"])})
+
     def _rows(self) -> Dict[str, Dict[str, int]]:
         return {kind: {label: i for i, label in enumerate(labels)} for kind, labels in self.cfg["labels"].items()}
 
     # -- prediction ----------------------------------------------------------------------------
 
-    def predict(self, docs: Iterable[Doc]) -> Tuple[List[Tuple[ParseBatch, Predicted]], List[Dict[int, int]]]:
-        """The model's scores for each batch of sentences (sorted by length), and where each
-        doc's whitespace tokens hang."""
-        batches, space_heads = self.featurizer.batches(list(docs))
-        return [(batch, self.model.predict(batch)) for batch in batches], space_heads
-
-    def set_annotations(self, docs: Iterable[Doc],
-                        scores: Tuple[List[Tuple[ParseBatch, Predicted]], List[Dict[int, int]]]) -> None:
-        """Write UPOS, XPOS, heads and relations (and so the sentences) on each doc."""
+    def predict(self, docs: Iterable[Doc]) -> List[DocParse]:
+        """Each doc's trees and labels: the model scores its sentences (sorted by length), the best
+        tree of each is decoded, and the model gives the relations of the chosen arcs."""
         docs = list(docs)
-        predicted, space_heads = scores
-        labels = self.cfg["labels"]
-        strings = self.vocab.strings
-        upos_ids = numpy.array([strings.add(p) for p in labels["upos"]] or [0], dtype=numpy.uint64)
-        xpos_ids = numpy.array([strings.add(t) for t in labels["xpos"]] or [0], dtype=numpy.uint64)
-        dep_ids = numpy.array([strings.add(d) for d in labels["deps"]] or [strings.add("ROOT")], dtype=numpy.uint64)
-        space = (strings.add(SPACE_POS), strings.add(SPACE_TAG), strings.add(SPACE_DEP))
-        arrays = [_blank(doc) for doc in docs]
-        for batch, (arcs, lab_dep, lab_head, upos, xpos) in predicted:
-            decoded = decode_trees(arcs, batch.lengths, self.projective)
-            rows_b = numpy.concatenate([numpy.full(len(h), b) for b, h in enumerate(decoded)])
-            rows_k = numpy.concatenate([numpy.arange(len(h)) for h in decoded])
+        parses = [DocParse(numpy.arange(len(doc)), *(numpy.full(len(doc), -1) for _ in range(3))) for doc in docs]
+        batches, space_heads = self.featurizer.batches(docs)
+        for batch in batches:
+            scores = self.model.predict(batch)
+            decoded = decode_trees(arc_log_probs(scores.arcs), batch.lengths, self.projective)
+            sentences = numpy.concatenate([numpy.full(len(h), b) for b, h in enumerate(decoded)])
+            words = numpy.concatenate([numpy.arange(len(h)) for h in decoded])
             heads = numpy.concatenate(decoded)
-            best = label_rows(self.model, lab_dep[rows_b, rows_k], lab_head[rows_b, heads], heads == 0)
-            deps = dep_ids[numpy.minimum(best, len(dep_ids) - 1)]
-            pos = upos_ids[numpy.minimum(upos[rows_b, rows_k], len(upos_ids) - 1)]
-            tags = xpos_ids[numpy.minimum(xpos[rows_b, rows_k], len(xpos_ids) - 1)]
+            relations = best_relations(self.model.predict(arc_states(scores, sentences, words, heads)), heads == 0,
+                                       ROOT_LABEL)
+            upos, xpos = scores.upos.argmax(-1)[sentences, words], scores.xpos.argmax(-1)[sentences, words]
             n = 0
-            for b, (d, sent) in enumerate(batch.where):
+            for d, sent in batch.where:
                 tokens = numpy.asarray(sent, dtype=numpy.int64)
                 h = heads[n: n + len(sent)]
-                a = arrays[d]
-                head_tokens = numpy.where(h == 0, tokens, tokens[numpy.maximum(h - 1, 0)])
-                a[tokens, 0] = _offsets(head_tokens - tokens)
-                a[tokens, 1] = deps[n: n + len(sent)]
-                a[tokens, 2] = pos[n: n + len(sent)]
-                a[tokens, 3] = tags[n: n + len(sent)]
+                parse = parses[d]
+                parse.heads[tokens] = numpy.where(h == 0, tokens, tokens[numpy.maximum(h - 1, 0)])
+                for column, values in ((parse.deps, relations), (parse.upos, upos), (parse.xpos, xpos)):
+                    column[tokens] = values[n: n + len(sent)]
                 n += len(sent)
-        for d, doc in enumerate(docs):
-            a = arrays[d]
-            if space_heads[d]:
-                spaces = numpy.fromiter(space_heads[d].keys(), dtype=numpy.int64)
-                heads_of = numpy.fromiter(space_heads[d].values(), dtype=numpy.int64)
-                a[spaces, 0] = _offsets(heads_of - spaces)
-                a[spaces, 1] = numpy.where(heads_of == spaces, dep_ids[0], numpy.uint64(space[2]))
-                a[spaces, 2] = space[0]
-                a[spaces, 3] = space[1]
+        for parse, spaces in zip(parses, space_heads):
+            for token, head in spaces.items():
+                parse.heads[token] = head
+        return parses
+
+    def set_annotations(self, docs: Iterable[Doc], parses: Sequence[DocParse]) -> None:
+        """Write UPOS, XPOS, heads and relations (and so the sentences) on each doc."""
+        strings = self.vocab.strings
+        labels = self.cfg["labels"]
+        # a row past the labels (a model of v1 with more rows than labels) reads as the last label
+        upos_ids, xpos_ids, dep_ids = (numpy.array([strings.add(x) for x in labels[kind]] or [strings.add(default)],
+                                                   dtype=numpy.uint64)
+                                       for kind, default in (("upos", ""), ("xpos", ""), ("deps", "ROOT")))
+        space = numpy.array([strings.add(SPACE_DEP), strings.add(SPACE_POS), strings.add(SPACE_TAG)], dtype=numpy.uint64)
+        for doc, parse in zip(docs, parses):
             if not len(doc):
                 continue
-            doc.from_array([HEAD, DEP, POS, TAG], a)
+            is_space = parse.deps < 0
+            arrays = numpy.zeros((len(doc), 4), dtype=numpy.uint64)
+            arrays[:, 0] = (parse.heads - numpy.arange(len(doc))).astype(numpy.int64).view(numpy.uint64)
+            for k, (rows, ids) in enumerate(((parse.deps, dep_ids), (parse.upos, upos_ids), (parse.xpos, xpos_ids)), 1):
+                arrays[:, k] = numpy.where(is_space, space[k - 1], ids[numpy.clip(rows, 0, len(ids) - 1)])
+            # a whitespace token alone in its doc is its own root, with the root's label
+            arrays[:, 1] = numpy.where(is_space & (parse.heads == numpy.arange(len(doc))), dep_ids[0], arrays[:, 1])
+            doc.from_array([HEAD, DEP, POS, TAG], arrays)
 
     # -- training ------------------------------------------------------------------------------
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
                losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
-        """One step on the examples' predicted words, with their aligned gold."""
+        """One step on the examples' predicted words, with their aligned gold: the model scores the
+        batch and the relations of its gold arcs, and `parse.loss` gives the gradient of both."""
         if losses is None:
             losses = {}
         losses.setdefault(self.name, 0.0)
         examples = list(examples)
         validate_examples(examples, "BiaffineParser.update")
-        batch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows())
-        if not batch.where:
+        batch: ParseBatch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows())
+        if not batch.where or batch.gold is None:
             return losses
-        loss, backprop = self.model.begin_update(batch)
-        backprop(1.0)
+        scores, backprop_scores = self.model.begin_update(batch)
+        arcs = gold_arcs(batch.gold)
+        label_logits, backprop_labels = None, None
+        if len(arcs.labels):
+            label_logits, backprop_labels = self.model.begin_update(arc_states(scores, arcs.sentences, arcs.words,
+                                                                               arcs.heads))
+        loss, d_scores, d_labels = parser_loss(scores, label_logits, batch.gold, arcs)
+        if backprop_labels is not None and d_labels is not None:
+            d_dep, d_head = scatter_states(backprop_labels(d_labels), scores, arcs.sentences, arcs.words, arcs.heads)
+            d_scores = d_scores._replace(dep_states=d_dep, head_states=d_head)
+        backprop_scores(tuple(d_scores))
         if sgd is not None:
             self.finish_update(sgd)
         losses[self.name] += loss
@@ -153,8 +180,8 @@ class BiaffineParser(TrainablePipe):
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
                    lexicon: Optional[Path] = None) -> None:
-        """Read the labels off the training data and the lexicon (`lexicon`, default the shipped
-        jieba dictionary with parts of speech)."""
+        """Read the labels off the training data (the model's output sizes: `size_model`) and the
+        lexicon (`lexicon`, default the shipped jieba dictionary with parts of speech)."""
         validate_examples(get_examples(), "BiaffineParser.initialize")
         upos, xpos, deps = set(), set(), set()
         roots = set()
@@ -169,69 +196,26 @@ class BiaffineParser(TrainablePipe):
         root = sorted(roots)[0] if roots else "ROOT"
         deps.discard(root)
         self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [root] + sorted(deps)}
-        attrs = self.model.attrs
-        for kind, n in (("upos", attrs["n_upos"]), ("xpos", attrs["n_xpos"]), ("deps", attrs["n_labels"])):
-            if len(self.cfg["labels"][kind]) > n:
-                raise ValueError(Errors.E118.format(kind=kind, n=len(self.cfg["labels"][kind]), rows=n))
-        self.lexicon = Lexicon.read(lexicon if lexicon is not None else JIEBA_DICT)
+        self.size_model()
+        self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))
         self.cfg["lexicon_tags"] = self.lexicon.tags()
         self._featurizer = None
         self.model.initialize()
 
-    # -- serialization -------------------------------------------------------------------------
+    # -- serialization (one path for bytes and folders: `parse.persist`) -----------------------
 
     def to_bytes(self, *, exclude: Iterable[str] = tuple()) -> bytes:
-        serialize = {
-            "cfg": lambda: srsly.json_dumps(self.cfg),
-            "lexicon": lambda: self.lexicon.to_lines().encode("utf8"),
-            "model": lambda: self.model.to_bytes(),
-            "vocab": lambda: self.vocab.to_bytes(exclude=exclude),
-        }
-        return util.to_bytes(serialize, exclude)
+        return persist.to_bytes(self, exclude)
 
     def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = tuple()) -> "BiaffineParser":
-        deserialize = {
-            "cfg": lambda b: self.cfg.update(srsly.json_loads(b)),
-            "lexicon": lambda b: setattr(self, "lexicon", Lexicon.from_lines(b.decode("utf8"))),
-            "model": lambda b: self.model.from_bytes(b),
-            "vocab": lambda b: self.vocab.from_bytes(b, exclude=exclude),
-        }
-        util.from_bytes(bytes_data, deserialize, exclude)
+        persist.from_bytes(self, bytes_data, exclude)
         self._featurizer = None
         return self
 
     def to_disk(self, path: Path, *, exclude: Iterable[str] = tuple()) -> None:
-        save_parser(self, util.ensure_path(path), exclude)
+        persist.to_disk(self, Path(path), exclude)
 
     def from_disk(self, path: Path, *, exclude: Iterable[str] = tuple()) -> "BiaffineParser":
-        load_parser(self, util.ensure_path(path), exclude)
+        persist.from_disk(self, Path(path), exclude)
         self._featurizer = None
         return self
-
-
-def score_parse(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
-    """UPOS (pos_acc), XPOS (tag_acc), UAS/LAS (dep_*, spaCy's: punctuation left out) and
-    sentence boundaries (sents_*), by spaCy's own scorers."""
-    examples = list(examples)
-    scores = Scorer.score_token_attr(examples, "pos", **kwargs)
-    # a treebank without XPOS (UD Chinese HK, CFL) writes "_": not a tag to score
-    scores.update(Scorer.score_token_attr(examples, "tag", missing_values={0, None, "", MISSING}, **kwargs))
-    scores.update(parser_score(examples, **kwargs))
-    return scores
-
-
-@registry.scorers("spacy_gdcws.parser_scorer.v1")
-def make_parser_scorer() -> Callable[..., Dict[str, Any]]:
-    """The scorer of `gdcws_parser` (`score_parse`)."""
-    return score_parse
-
-
-def _offsets(deltas: numpy.ndarray) -> numpy.ndarray:
-    """Head offsets as `Doc.from_array` reads them (two's complement in uint64)."""
-    return deltas.astype(numpy.int64).view(numpy.uint64)
-
-
-def _blank(doc: Doc) -> numpy.ndarray:
-    """HEAD (an offset, as uint64 wraps it), DEP, POS, TAG for each token: every token its own
-    root until set."""
-    return numpy.zeros((len(doc), 4), dtype=numpy.uint64)

@@ -1,15 +1,16 @@
-"""The `gdcws_parser` factory and its default model (the main job's: `configs/ud_biaffine.cfg`)."""
+"""The `gdcws_parser` factory and its default config (the main job's: `configs/ud_biaffine.cfg`):
+the one home of the parser's values (its builders and its torch module have no defaults)."""
 from typing import Callable, List, Optional
 
 from spacy.language import Language
 from thinc.api import Config, Model
 
 from spacy_gdcws.parse.component import BiaffineParser
-from spacy_gdcws.parse.sentences import SENTENCE_FINAL
+from spacy_gdcws.data.sentences import SENTENCE_FINAL
 
 DEFAULT_MODEL_CONFIG = """
 [model]
-@architectures = "spacy_gdcws.BiaffineParser.v1"
+@architectures = "spacy_gdcws.BiaffineParser.v2"
 feature_rows = [20000, 5000, 5000, 64, 12, 24]
 feature_widths = [100, 50, 50, 25, 10, 10]
 char_rows = 5000
@@ -20,9 +21,6 @@ lstm_width = 200
 lstm_depth = 1
 arc_width = 256
 label_width = 48
-n_upos = 24
-n_xpos = 96
-n_labels = 64
 dropout = 0.2
 """
 DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
@@ -40,7 +38,7 @@ def make_parser(nlp: Language, name: str, model: Model, split_at: List[str], pro
                 scorer: Optional[Callable]) -> BiaffineParser:
     """UPOS, XPOS, heads and relations on the segmenter's words (a biaffine parser and tagger).
 
-    model (Model): `spacy_gdcws.BiaffineParser.v1`.
+    model (Model): `spacy_gdcws.BiaffineParser.v2`.
     split_at (List[str]): Words that end a sentence (line breaks always do).
     projective (bool): Projective trees (Eisner) or any tree (Chu-Liu-Edmonds).
     scorer (Optional[Callable]): The scorer (`spacy_gdcws.parser_scorer.v1`).

@@ -9,9 +9,11 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
+from thinc.api import Model
 
 from spacy_gdcws.data.features import HoldoutFolds, WordCounts, source_text
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
+from spacy_gdcws.decoding.decoder import Decoder
 from spacy_gdcws.decoding.priors import PairTally, TagTally, tag_pmi, transition_counts
 from spacy_gdcws.errors import Errors, Warnings
 from spacy_gdcws.ml.resources import SETTINGS, feature_layers, give_training_state
@@ -143,46 +145,46 @@ class TrainingData:
                       self.decoding.tags.held_out([block(i) for i in range(n)], k))
 
 
-def store_decoding_counts(pipe: Any, decoding: DecodingCounts) -> None:
-    """Keep the priors' counts with the segmenter `pipe`: in its cfg (transitions, tags) and, saved
-    in a file of its own, its decoder's `pair_counts`."""
-    pipe.cfg["transitions"] = decoding.transitions.tolist()
-    pipe.cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
-    pipe.pair_counts = decoding.pairs.counts()
+def store_decoding_counts(cfg: Dict[str, Any], decoder: Decoder, decoding: DecodingCounts) -> None:
+    """Keep the priors' counts with a segmenter: in its `cfg` (transitions, tags) and, saved in a
+    file of its own, its `decoder`'s `pair_counts`."""
+    cfg["transitions"] = decoding.transitions.tolist()
+    cfg["tags"] = dict(sorted(decoding.tags.counts().items()))
+    decoder.pair_counts = decoding.pairs.counts()
 
 
-def training_state(data: TrainingData, pipe: Any) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
-    """What the segmenter `pipe` needs to train and does not save, from one pass over its training
-    data: the pseudo-words' sources (where it respells words or characters) and, per block of the
+def training_state(data: TrainingData, model: Model, augment: bool,
+                   held_out_priors: bool) -> Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]:
+    """What a segmenter needs to train and does not save, from one pass over its training data: the
+    pseudo-words' sources (where it respells words or characters: `augment`) and, per block of the
     data, the tag prior counted without it (where `held_out_priors` and the model holds blocks out).
-    Gives the model's featurize layers their block leave-out folds and the words' counts for
+    Gives the `model`'s featurize layers their block leave-out folds and the words' counts for
     leave-one-out on the way.
     RETURNS (Tuple[Optional[PseudoWords], Optional[HeldOutPriors]]): None where off."""
-    model = pipe.model
-    augment = pipe.pseudo_words > 0.0 or pipe.pseudo_chars > 0.0
     pseudo = PseudoWords.from_counts(data.counts) if augment else None
     layers = feature_layers(model)
     blocks = data.blocks(layers[0].attrs[SETTINGS].get("holdout_folds", 0) if layers else 0)
-    priors = HeldOutPriors(blocks) if blocks is not None and pipe.held_out_priors else None
+    priors = HeldOutPriors(blocks) if blocks is not None and held_out_priors else None
     give_training_state(model, None if blocks is None else blocks.folds,
                         WordCounts(data.norm_counts, blocks.local if blocks else {}))
     return pseudo, priors
 
 
-def needs_training_state(pipe: Any) -> bool:
-    """Whether the segmenter `pipe` trains with state that only `initialize` or `continue_training`
-    builds: leave-one-out counts, training blocks, pseudo-words' sources or held-out priors."""
-    if pipe.pseudo_words > 0.0 or pipe.pseudo_chars > 0.0:
+def needs_training_state(model: Model, augment: bool) -> bool:
+    """Whether a segmenter of `model` (that respells words or characters: `augment`) trains with
+    state that only `initialize` or `continue_training` builds: leave-one-out counts, training
+    blocks, pseudo-words' sources or held-out priors."""
+    if augment:
         return True
-    for node in feature_layers(pipe.model):
+    for node in feature_layers(model):
         settings = node.attrs[SETTINGS]
         if (settings["lexicon_max_len"] and settings["lexicon_holdout"]) or settings.get("holdout_folds", 0) >= 2:
             return True
     return False
 
 
-def check_training_state(pipe: Any) -> None:
-    """E128 for a segmenter that would train without the state a loaded one lacks (a sourced
-    `model-last` in a config without `spacy_gdcws.continue_training.v1`)."""
-    if needs_training_state(pipe):
-        raise ValueError(Errors.E128.format(name=pipe.name))
+def check_training_state(name: str, model: Model, augment: bool) -> None:
+    """E128 for the segmenter `name` that would train without the state a loaded one lacks (a
+    sourced `model-last` in a config without `spacy_gdcws.continue_training.v1`)."""
+    if needs_training_state(model, augment):
+        raise ValueError(Errors.E128.format(name=name))

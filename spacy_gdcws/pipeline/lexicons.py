@@ -10,18 +10,12 @@ general_lexicon`, so that `init-config general` trains from an installed wheel:
 """
 import functools
 from pathlib import Path
-from typing import Any, FrozenSet, Optional, Set, Union
+from typing import FrozenSet, Optional, Protocol, Set, Union
 
 from spacy.util import registry
 
 from spacy_gdcws.decoding.dictionary_files import read_user_dict
-
-LEXICON_DIR = Path(__file__).resolve().parents[1] / "lexicons"
-# the words of two or more characters with frequency >= 5 in jieba 0.42.1's dict.txt (MIT)
-JIEBA_WORDS = LEXICON_DIR / "jieba_words.txt"
-# jieba 0.42.1's dict.txt lines of frequency >= 5, words of every length, `word freq tag`: what
-# `gdcws_parser` reads for its words' jieba part of speech and frequency (MIT)
-JIEBA_DICT = LEXICON_DIR / "jieba_dict.txt"
+from spacy_gdcws.shipped import JIEBA_WORDS
 
 
 @registry.misc("spacy_gdcws.general_lexicon.v1")
@@ -44,7 +38,13 @@ def shipped_general_words() -> FrozenSet[str]:
     return lexicon_words(JIEBA_WORDS)
 
 
-def coarse_words(segmenter: Any) -> Set[str]:
+class HasGeneralWords(Protocol):
+    """What `coarse_words` reads of a segmenter."""
+
+    general_words: Set[str]
+
+
+def coarse_words(segmenter: HasGeneralWords) -> Set[str]:
     """The words granularity "coarse" merges into: the segmenter's general lexicon, or, for a
     model without one, the shipped one (a function, not a lambda: a segmenter pickles)."""
     return segmenter.general_words or shipped_general_words()

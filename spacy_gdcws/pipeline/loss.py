@@ -8,8 +8,10 @@ import numpy
 from spacy.attrs import LENGTH, ORTH, SPACY
 from spacy.tokens import Doc
 from spacy.training import Example
+from thinc.api import Ops
 from thinc.types import Floats2d
 
+from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.data.bmes import N_TAGS, TAG_COLUMNS, TAG_OF_GAPS
 from spacy_gdcws.data.doc_arrays import doc_text
 from spacy_gdcws.data.ragged import ragged_positions
@@ -250,14 +252,14 @@ def _gold_tags(gold: Sequence[numpy.ndarray], first: numpy.ndarray) -> numpy.nda
     return numpy.asarray(TAG_OF_GAPS)[before, after]
 
 
-def batch_loss(pipe: Any, golds: List[Gold], batch: Any, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
-    """The segmenter `pipe`'s loss of a batch (a `DocBatch` of the docs its model read) and the
-    gradient per doc: the BMES CRF's for a tagger, otherwise BCE per gap or the gap chain's CRF."""
+def batch_loss(golds: List[Gold], batch: DocBatch, scores: Sequence[Floats2d], *, ops: Ops, tags: bool,
+               decoder: Decoder, loss: str, priors: Optional[HeldOut]) -> Tuple[float, List[Floats2d]]:
+    """A segmenter's loss of a batch (the `DocBatch` of the docs its model read) and the gradient per
+    doc: the BMES CRF's for a tagger (`tags`), otherwise BCE per gap or, with `loss` "crf", the gap
+    chain's CRF, with the `decoder`'s priors (`priors`: the training blocks' held-out ones)."""
     forced = [batch.forced(i) for i in range(len(batch))]
-    ops = pipe.model.ops
-    if pipe.scores_tags:
-        loss, d_scores = tagger_loss(golds, [ops.to_numpy(s) for s in scores], forced)
+    if tags:
+        value, d_scores = tagger_loss(golds, [ops.to_numpy(s) for s in scores], forced)
     else:
-        loss, d_scores = gap_loss(batch, golds, scores, forced, pipe.decoder, pipe.loss,
-                                  pipe._held_out_priors or no_prior)
-    return loss, [ops.asarray2f(d) for d in d_scores]
+        value, d_scores = gap_loss(batch, golds, scores, forced, decoder, loss, priors or no_prior)
+    return value, [ops.asarray2f(d) for d in d_scores]

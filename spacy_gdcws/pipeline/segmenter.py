@@ -43,7 +43,7 @@ from spacy_gdcws.ml.resources import (
     TRAINING_WORDS,
     FeatureResources,
     feature_resources,
-    give_words,
+    ModelWords,
     model_normalizer,
     record_ngram_vocab,
 )
@@ -64,7 +64,7 @@ from spacy_gdcws.pipeline.counts import (
     training_state,
 )
 from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
-from spacy_gdcws.pipeline.loss import batch_loss, check_loss, gold_gaps
+from spacy_gdcws.pipeline.loss import Gold, batch_loss, check_loss, gold_gaps
 from spacy_gdcws.pipeline.words import (
     BATCH_CHARS,
     WordDocs,
@@ -96,6 +96,11 @@ class GDSegmenter(TrainablePipe):
     user_dict = Setting(via="decoder")
     granularity = Setting(via="decoder")
     pair_counts = Setting(via="decoder")
+    # the words of the training data (the scorer's OOV dictionary; a model with dictionary features
+    # reads them) and the general lexicon (the word list given at initialize, e.g. jieba's dict.txt,
+    # read by a model with `general_lexicon` features): kept here and given to the model's layers
+    train_words = ModelWords(TRAINING_WORDS)
+    general_words = ModelWords(GENERAL_WORDS)
     # the training settings, checked on every assignment
     loss = Setting(check_loss)
     pseudo_words = Setting(check_rate)
@@ -125,7 +130,7 @@ class GDSegmenter(TrainablePipe):
         self.train_words = set()
         self.general_words = set()
         # the decoding settings as the config built them (a change made later is saved in cfg)
-        self.built_settings = serialize.live_settings(self)
+        self.built_settings = serialize.live_settings(self.decoder)
         self._check_tag_settings()
 
     def add_words(self, words: Union[Iterable[str], Mapping[str, int]], mode: str = "force") -> int:
@@ -156,28 +161,6 @@ class GDSegmenter(TrainablePipe):
         """E044 if a setting for gap scorers is on with a CRF tagger."""
         if self.scores_tags:
             self.decoder.check_tagger_settings(self.loss)
-
-    @property
-    def train_words(self) -> Set[str]:
-        """The words of the training data: the OOV dictionary of the scorer
-        and, for a model with dictionary features, the model's lexicon."""
-        return self._train_words
-
-    @train_words.setter
-    def train_words(self, words: Iterable[str]) -> None:
-        self._train_words = set(words)
-        give_words(self.model, TRAINING_WORDS, self._train_words)
-
-    @property
-    def general_words(self) -> Set[str]:
-        """The general lexicon (`CharEmbed.v2 general_lexicon`): the word list given at
-        initialize (e.g. jieba's dict.txt), read by the second block of dictionary features."""
-        return self._general_words
-
-    @general_words.setter
-    def general_words(self, words: Iterable[str]) -> None:
-        self._general_words = set(words)
-        give_words(self.model, GENERAL_WORDS, self._general_words)
 
     @property
     def resources(self) -> List[FeatureResources]:
@@ -266,7 +249,7 @@ class GDSegmenter(TrainablePipe):
         BMES CRF's for a tagger, otherwise BCE per gap (or the gap chain's CRF
         for the final scorer with `loss = "crf"`)."""
         examples = list(examples)
-        return batch_loss(self, [gold_gaps(eg) for eg in examples], DocBatch(eg.predicted for eg in examples), scores)
+        return self._batch_loss([gold_gaps(eg) for eg in examples], DocBatch(eg.predicted for eg in examples), scores)
 
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
                losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
@@ -278,22 +261,31 @@ class GDSegmenter(TrainablePipe):
         if not examples:
             return losses
         validate_examples(examples, "GDSegmenter.update")
-        serialize.check_not_quantized(self)
+        serialize.check_not_quantized(self.name, self.model)
         if not self.training_ready:
-            check_training_state(self)
+            check_training_state(self.name, self.model, self._augments)
         # pseudo-words keep every token: the gold gaps of an example hold for its respelled doc
         golds = [gold_gaps(eg) for eg in examples]
-        if self._pseudo is not None and (self.pseudo_words > 0.0 or self.pseudo_chars > 0.0):
+        if self._pseudo is not None and self._augments:
             batch = DocBatch(self._pseudo.respelled(eg, self.pseudo_words, self.pseudo_chars) for eg in examples)
         else:
             batch = DocBatch(eg.predicted for eg in examples)
         scores, backprop = self.model.begin_update(batch)
-        loss, d_scores = batch_loss(self, golds, batch, scores)
+        loss, d_scores = self._batch_loss(golds, batch, scores)
         backprop(d_scores)
         if sgd not in (None, False):
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
+
+    @property
+    def _augments(self) -> bool:
+        """Whether training respells words or characters (pseudo-words)."""
+        return self.pseudo_words > 0.0 or self.pseudo_chars > 0.0
+
+    def _batch_loss(self, golds: List[Gold], batch: DocBatch, scores: Sequence[Floats2d]) -> Tuple[float, List[Floats2d]]:
+        return batch_loss(golds, batch, scores, ops=self.model.ops, tags=self.scores_tags, decoder=self.decoder,
+                          loss=self.loss, priors=self._held_out_priors)
 
     def finish_update(self, sgd: Optimizer) -> None:
         """One optimizer step (`spacy train` calls it after `update(sgd=False)`), counted
@@ -331,8 +323,8 @@ class GDSegmenter(TrainablePipe):
             raise ValueError(Errors.E036)
         data = TrainingData.read(get_examples, model_normalizer(self.model))
         self.train_words = set(data.counts)
-        store_decoding_counts(self, data.decoding)
-        self._pseudo, self._held_out_priors = training_state(data, self)
+        store_decoding_counts(self.cfg, self.decoder, data.decoding)
+        self._pseudo, self._held_out_priors = training_state(data, self.model, self._augments, self.held_out_priors)
         self.training_ready = True
         self.cfg[UPDATES_KEY] = 0
         record_ngram_vocab(self.model, (eg.predicted for eg in get_examples() if has_known_spaces(eg)))
@@ -346,13 +338,13 @@ class GDSegmenter(TrainablePipe):
         words, n-gram vocabulary and priors stay as saved."""
         validate_get_examples(get_examples, "GDSegmenter.continue_training")
         data = TrainingData.read(get_examples, model_normalizer(self.model))
-        self._pseudo, self._held_out_priors = training_state(data, self)
+        self._pseudo, self._held_out_priors = training_state(data, self.model, self._augments, self.held_out_priors)
         self.training_ready = True
 
     def record_transitions(self, examples: Iterable[Example]) -> None:
         """Count the decoding priors of gold examples (`initialize` does this with
         the training data; this is for pipelines trained before it did)."""
-        store_decoding_counts(self, DecodingCounts.of(examples, model_normalizer(self.model)))
+        store_decoding_counts(self.cfg, self.decoder, DecodingCounts.of(examples, model_normalizer(self.model)))
 
     def score(self, examples: Iterable[Example], **kwargs) -> Dict[str, float]:
         """Token P/R/F, plus OOV and IV recall against the training vocabulary."""

@@ -8,55 +8,28 @@ holds a fingerprint of the model's structure: a model that the pipeline's
 config.cfg builds differently (an edited architecture line) is refused before
 its weights load into it."""
 import contextlib
-import dataclasses
-import hashlib
-import os
-import shutil
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, Set
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, Protocol, Set
 
 import srsly
 from spacy import util
+from spacy.vocab import Vocab
+from thinc.api import Model
 
 from spacy_gdcws.decoding.decoder import Decoder
 from spacy_gdcws.decoding.priors import PairCounts
 from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import CHECKSUMS, replace_dir, verify_checksums, write_checksums
+from spacy_gdcws.io import CHECKSUMS, save_whole, verify_checksums, write_checksums
 from spacy_gdcws.ml.resources import model_normalizer
 from spacy_gdcws.ml.saved_layout import load_model_bytes
-from spacy_gdcws.ml.shims import InPlacePyTorchShim
+from spacy_gdcws.ml.fingerprint import model_fingerprint
 from spacy_gdcws.ml.state import QUANTIZED_ATTR, uses_general_lexicon, uses_lexicon
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
-_VOLATILE = {"training"}  # torch module state that is not structure
-_OWN = ("spacy_gdcws.", "torch.nn.")  # the modules whose settings make the fingerprint
-
-
-def model_fingerprint(model: Any) -> str:
-    """SHA-256 of the model's structure: the kind and the scalar and dataclass
-    settings (widths, dilations, sigma, switches) of each of our torch modules
-    and torch's layers inside them, and the thinc model's window."""
-    parts = []
-    for node in model.walk():
-        # our torch modules only: a pretrained transformer's shim (spacy-transformers)
-        # builds its model when it loads, and is checked by its own files
-        for shim in node.shims:
-            if not isinstance(shim, InPlacePyTorchShim):
-                continue
-            for name, module in shim.net.named_modules():
-                kind = type(module)
-                if not kind.__module__.startswith(_OWN):  # a pretrained transformer describes itself in its own files
-                    continue
-                settings = {k: repr(v) for k, v in vars(module).items() if not k.startswith("_") and k not in _VOLATILE
-                            and (isinstance(v, (bool, int, float, str, tuple, list)) or dataclasses.is_dataclass(v))}
-                parts.append(f"{name} {kind.__name__} {sorted(settings.items())!r}")
-        if "window" in node.attrs:
-            parts.append(f"window {node.attrs['window']}")
-    return hashlib.sha256("\n".join(parts).encode("utf8")).hexdigest()
 
 
 # the decoding settings a user may change on a live segmenter (every `Setting` of its `Decoder`):
@@ -66,26 +39,39 @@ LIVE_SETTINGS = tuple(name for name, value in vars(Decoder).items() if isinstanc
 SETTINGS_KEY, BUILT_KEY = "settings", "settings_built"
 
 
-def live_settings(pipe: Any) -> Dict[str, Any]:
-    """The segmenter's decoding settings as they are now."""
-    return {name: getattr(pipe, name) for name in LIVE_SETTINGS}
+class SavedSegmenter(Protocol):
+    """What saving and loading read and write of a segmenter."""
+
+    name: str
+    cfg: Dict[str, Any]
+    model: Model
+    vocab: Vocab
+    decoder: Decoder
+    train_words: Set[str]
+    general_words: Set[str]
+    built_settings: Dict[str, Any]
 
 
-def _record_settings(pipe: Any) -> None:
+def live_settings(decoder: Decoder) -> Dict[str, Any]:
+    """A segmenter's decoding settings (kept by its `decoder`) as they are now."""
+    return {name: getattr(decoder, name) for name in LIVE_SETTINGS}
+
+
+def _record_settings(pipe: SavedSegmenter) -> None:
     """Put the live settings in cfg, beside the values the config built the component with
     (what the pipeline's config.cfg will say)."""
-    pipe.cfg[SETTINGS_KEY] = live_settings(pipe)
+    pipe.cfg[SETTINGS_KEY] = live_settings(pipe.decoder)
     pipe.cfg[BUILT_KEY] = dict(pipe.built_settings)
 
 
-def _apply_saved_settings(pipe: Any) -> None:
+def _apply_saved_settings(pipe: SavedSegmenter) -> None:
     """After a load: each saved live setting, unless the config that built this component gives
     the setting another value than the saved pipeline's config did (an override at load wins).
     Folders saved before settings were kept have none: the config's values stand."""
     saved, built = pipe.cfg.get(SETTINGS_KEY) or {}, pipe.cfg.get(BUILT_KEY) or {}
     for name, value in saved.items():
         if name in LIVE_SETTINGS and pipe.built_settings.get(name) == built.get(name):
-            setattr(pipe, name, value)
+            setattr(pipe.decoder, name, value)
 
 
 # a whole pipeline's listing (every file but the two that `spacy package` rewrites), written by
@@ -135,14 +121,14 @@ def verify_pipeline(path: Path) -> bool:
     return True
 
 
-def check_not_quantized(pipe: Any) -> None:
-    """E025 for an int8-quantised segmenter: it predicts only (no update, no save)."""
-    if pipe.model.attrs.get(QUANTIZED_ATTR):
-        raise ValueError(Errors.E025.format(name=pipe.name))
+def check_not_quantized(name: str, model: Model) -> None:
+    """E025 for the int8-quantised segmenter `name`: it predicts only (no update, no save)."""
+    if model.attrs.get(QUANTIZED_ATTR):
+        raise ValueError(Errors.E025.format(name=name))
 
 
-def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
-    check_not_quantized(pipe)
+def to_bytes(pipe: SavedSegmenter, exclude: Iterable[str]) -> bytes:
+    check_not_quantized(pipe.name, pipe.model)
     _record_settings(pipe)
     decoder = pipe.decoder
     serialize: Dict[str, Callable[[], bytes]] = {
@@ -157,7 +143,7 @@ def to_bytes(pipe: Any, exclude: Iterable[str]) -> bytes:
     return util.to_bytes(serialize, exclude)
 
 
-def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
+def from_bytes(pipe: SavedSegmenter, bytes_data: bytes, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda b: pipe.cfg.update(srsly.json_loads(b)),
@@ -173,7 +159,7 @@ def from_bytes(pipe: Any, bytes_data: bytes, exclude: Iterable[str]) -> None:
     _apply_saved_settings(pipe)
 
 
-def _load_model(pipe: Any, data: bytes) -> None:
+def _load_model(pipe: SavedSegmenter, data: bytes) -> None:
     """Load the weights and state (bytes of the present layout or of the one before,
     `ml.saved_layout`), then give the decoder the model's character map (the one saved
     with it: priors and the user dictionary read what the model reads)."""
@@ -181,8 +167,8 @@ def _load_model(pipe: Any, data: bytes) -> None:
     pipe.decoder.normalizer = model_normalizer(pipe.model)
 
 
-def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
-    check_not_quantized(pipe)
+def to_disk(pipe: SavedSegmenter, path: Path, exclude: Iterable[str]) -> None:
+    check_not_quantized(pipe.name, pipe.model)
     decoder = pipe.decoder
     pipe.cfg["format"] = FORMAT
     pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)
@@ -201,22 +187,7 @@ def to_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
     save_whole(path, serialize, exclude)
 
 
-def save_whole(path: Path, serialize: Dict[str, Callable[[Path], Any]], exclude: Iterable[str]) -> None:
-    """`spacy.util.to_disk` into a folder beside the target, with checksums, then moved into
-    place: a failed save leaves the previous folder (or none), never a half-written one."""
-    tmp = path.parent / f".{path.name}.tmp-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    try:
-        util.to_disk(tmp, serialize, exclude)
-        write_checksums(tmp)
-        replace_dir(tmp, path)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def from_disk(pipe: Any, path: Path, exclude: Iterable[str]) -> None:
+def from_disk(pipe: SavedSegmenter, path: Path, exclude: Iterable[str]) -> None:
     decoder = pipe.decoder
     deserialize = {
         "cfg": lambda p: pipe.cfg.update(srsly.read_json(p)),

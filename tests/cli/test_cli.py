@@ -85,7 +85,7 @@ def test_init_config_writes_the_shipped_configs(tmp_path):
 def test_init_config_general_trains_outside_a_clone(tmp_path):
     """Issue #48: general.cfg named `assets/lexicon/jieba_words.txt`, a path only a clone has;
     the lexicon now ships in the package and `paths.lexicon = null` reads it."""
-    from spacy_gdcws.pipeline.lexicons import JIEBA_WORDS
+    from spacy_gdcws.shipped import JIEBA_WORDS
 
     cli("init-config", "general", tmp_path / "general.cfg")
     (tmp_path / "train.txt").write_text("我  爱  北京  天安门  。\n他  在  电视台  工作  。\n" * 8, encoding="utf8")

@@ -41,7 +41,7 @@ def test_a_saved_model_s_fingerprint_is_as_with_torch_s_dropout():
     import spacy
 
     from spacy_gdcws.ml.shims import torch_shims
-    from spacy_gdcws.pipeline.serialize import model_fingerprint
+    from spacy_gdcws.ml.fingerprint import model_fingerprint
     from tests.util import model_config
 
     nlp = spacy.blank("zh")

@@ -13,10 +13,9 @@ from thinc.api import Adam, fix_random_seed
 from spacy_gdcws.decoding.trees import is_tree
 from spacy_gdcws.readers.corpus import sentence_to_doc
 
-SMALL = {"@architectures": "spacy_gdcws.BiaffineParser.v1", "feature_rows": [2000, 500, 500, 64, 12, 24],
+SMALL = {"@architectures": "spacy_gdcws.BiaffineParser.v2", "feature_rows": [2000, 500, 500, 64, 12, 24],
          "feature_widths": [32, 16, 16, 8, 4, 4], "char_rows": 500, "char_width": 16, "word_dropout": 0.0,
-         "encoder": "lstm", "lstm_width": 32, "lstm_depth": 1, "arc_width": 32, "label_width": 16,
-         "n_upos": 24, "n_xpos": 64, "n_labels": 48, "dropout": 0.0}
+         "encoder": "lstm", "lstm_width": 32, "lstm_depth": 1, "arc_width": 32, "label_width": 16, "dropout": 0.0}
 
 
 def _word_docs(nlp: Language, golds: List[Doc]) -> List[Doc]:
@@ -142,3 +141,43 @@ def test_a_treebank_without_xpos_teaches_no_tag(ud_sentences):
     parser.initialize(lambda: [Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)], nlp=nlp)
     assert "_" not in parser.label_data["xpos"] and parser.label_data["xpos"]
     assert parser.labels[0] == "root"
+
+
+def test_output_sizes_are_read_off_the_data(parsed):
+    """#67: `BiaffineParser.v2` has as many UPOS, XPOS and relation rows as the training data has labels."""
+    nlp, _ = parsed
+    parser = nlp.get_pipe("gdcws_parser")
+    labels = parser.label_data
+    assert [parser.model.get_dim(d) for d in ("n_upos", "n_xpos", "n_labels")] == \
+        [len(labels["upos"]), len(labels["xpos"]), len(labels["deps"])]
+
+
+def test_an_unsized_model_is_a_coded_error():
+    nlp = spacy.blank("zh")
+    parser = nlp.add_pipe("gdcws_parser", config={"model": SMALL})
+    with pytest.raises(ValueError, match="E131"):
+        parser.model.initialize()
+
+
+def test_bytes_are_checked_as_folders_are(parsed):
+    """#67: bytes go through the parser's one saving path: a model its config builds differently is E081."""
+    nlp, _ = parsed
+    data = nlp.get_pipe("gdcws_parser").to_bytes()
+    other = spacy.blank("zh")
+    parser = other.add_pipe("gdcws_parser", config={"model": {**SMALL, "lstm_width": 24}})
+    with pytest.raises(ValueError, match="E081"):
+        parser.from_bytes(data)
+
+
+def test_a_parser_saved_before_its_sizes_came_from_the_data_loads_and_parses_as_then():
+    """#67: `release_parser_v1` (saved at e217866: `BiaffineParser.v1`, output rows fixed in its config)
+    loads and gives the words, tags, relations and heads it gave when saved."""
+    import srsly
+
+    from tests.util import ROOT
+
+    fixture = ROOT / "tests" / "fixtures" / "release_parser_v1"
+    expected = srsly.read_json(fixture.with_suffix(".json"))
+    nlp = spacy.load(fixture)
+    got = [[[t.text, t.pos_, t.tag_, t.dep_, t.head.i] for t in doc] for doc in nlp.pipe(expected["texts"])]
+    assert got == expected["analyses"]

@@ -1,5 +1,7 @@
-"""Hashed rows of characters and bigrams (several seeds per key) and character classes."""
+"""Hashed rows of characters and bigrams (several seeds per key), of words' texts (the parser's
+features), and character classes."""
 import unicodedata
+import zlib
 from functools import lru_cache
 from typing import Sequence
 
@@ -89,3 +91,14 @@ def code_keys(windows: numpy.ndarray) -> numpy.ndarray:
         for j in range(windows.shape[1]):
             key = mix64(key * _NGRAM_MUL + windows[:, j].astype(numpy.uint64))
     return key
+
+
+#: rows reserved at the top of every table of the parser's features: 0 = padding, 1 = unknown
+#: (word dropout's row, a word not in the lexicon)
+RESERVED = 2
+
+
+def text_row(text: str, rows: int) -> int:
+    """The row of a text (a word, a character) in a table of `rows` rows, past the `RESERVED`
+    ones: CRC-32 of its UTF-8 bytes (the same in every process and on every machine)."""
+    return RESERVED + zlib.crc32(text.encode("utf8")) % (rows - RESERVED)

@@ -4,64 +4,34 @@ characters, and (in training) the gold heads, relations, UPOS and XPOS aligned t
 Feature columns (`FEATURES`): the word's form; its first and last characters; its lexicon tag
 (jieba's part of speech for the word, 1 = not in the lexicon); its length in characters; its
 lexicon frequency's octave. Each word's row is computed once per process and kept by its ORTH id.
+Rows are hashed by `hashing.text_row`, as the segmenter's are by `hashing.hash_rows`.
 """
 import math
-import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.tokens import Doc
 from spacy.training import Example
 
-from spacy_gdcws.errors import Errors
-from spacy_gdcws.parse.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
+from spacy_gdcws.data.features.hashing import RESERVED, text_row
+from spacy_gdcws.data.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
 
 FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
-#: rows reserved at the top of every table: 0 = padding, 1 = unknown (word dropout's row)
-RESERVED = 2
 MAX_CHARS = 8
 IGNORE = -1
 
 
-def _hash(text: str, rows: int) -> int:
-    return RESERVED + zlib.crc32(text.encode("utf8")) % (rows - RESERVED)
-
-
 @dataclass
-class Lexicon:
-    """A general lexicon with parts of speech: word -> (frequency, tag)."""
+class WordLexicon:
+    """A general lexicon with parts of speech, word -> (frequency, tag): what the parser's lexicon
+    features read (`spacy_gdcws.decoding.dictionary_files.tagged_lexicon` reads one)."""
 
     entries: Dict[str, Tuple[int, str]] = field(default_factory=dict)
 
-    @classmethod
-    def read(cls, path: Union[str, Path]) -> "Lexicon":
-        """Read `word freq tag` lines (jieba's `dict.txt` format)."""
-        entries: Dict[str, Tuple[int, str]] = {}
-        with open(path, encoding="utf8") as f:
-            for n, line in enumerate(f, 1):
-                parts = line.split()
-                if not parts:
-                    continue
-                if len(parts) != 3 or not parts[1].isdigit():
-                    raise ValueError(Errors.E015.format(path=path, line=n, message="expected `word freq tag`"))
-                entries[parts[0]] = (int(parts[1]), parts[2])
-        return cls(entries)
-
     def to_lines(self) -> str:
-        """The lexicon as `word freq tag` lines (how a saved pipeline keeps it)."""
+        """The lexicon as jieba's `word freq tag` lines (how a saved pipeline keeps it)."""
         return "".join(f"{w} {f} {t}\n" for w, (f, t) in self.entries.items())
-
-    @classmethod
-    def from_lines(cls, text: str) -> "Lexicon":
-        """Read what `to_lines` wrote."""
-        entries = {}
-        for line in text.splitlines():
-            if line:
-                w, f, t = line.split(" ")
-                entries[w] = (int(f), t)
-        return cls(entries)
 
     def tags(self) -> List[str]:
         """The lexicon's tags, sorted."""
@@ -92,13 +62,13 @@ class WordFeaturizer:
 
     rows (Sequence[int]): Rows of each column's table (`FEATURES` order).
     char_rows (int): Rows of the character table.
-    lexicon (Lexicon): The general lexicon (tags and frequencies).
+    lexicon (WordLexicon): The general lexicon (tags and frequencies).
     lexicon_tags (Sequence[str]): The lexicon's tags in row order (saved with the model).
     split_at (Iterable[str]): Words that end a sentence (besides line breaks).
     max_words (int): A longer run of words without a sentence end is cut (`split_sentences`).
     """
 
-    def __init__(self, rows: Sequence[int], char_rows: int, lexicon: Lexicon, lexicon_tags: Sequence[str],
+    def __init__(self, rows: Sequence[int], char_rows: int, lexicon: WordLexicon, lexicon_tags: Sequence[str],
                  split_at: Iterable[str] = SENTENCE_FINAL, max_words: int = MAX_SENTENCE) -> None:
         self.rows = list(rows)
         self.char_rows = char_rows
@@ -116,14 +86,14 @@ class WordFeaturizer:
         rows = self.rows
         freq, tag = self.lexicon.entries.get(text, (0, ""))
         feats = numpy.array([
-            _hash(text, rows[0]),
-            _hash(text[:1], rows[1]),
-            _hash(text[-1:], rows[2]),
+            text_row(text, rows[0]),
+            text_row(text[:1], rows[1]),
+            text_row(text[-1:], rows[2]),
             min(self.tag_rows.get(tag, 1), rows[3] - 1),
             min(RESERVED + len(text), rows[4] - 1),
             min(RESERVED + (int(math.log2(freq)) + 1 if freq > 0 else 0), rows[5] - 1),
         ], dtype=numpy.int64)
-        chars = numpy.array([_hash(c, self.char_rows) for c in text[:MAX_CHARS]], dtype=numpy.int64)
+        chars = numpy.array([text_row(c, self.char_rows) for c in text[:MAX_CHARS]], dtype=numpy.int64)
         self._cache[orth] = (feats, chars)
         return feats, chars
 

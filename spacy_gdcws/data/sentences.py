@@ -1,4 +1,6 @@
-"""Where sentences end in a doc of words, and where its whitespace tokens hang.
+"""Where sentences end: the one table of sentence-final marks (the parser splits a doc of words at
+them, `segment` cuts an over-long line after them, `app.pieces`), and, in a doc of words, its
+sentences and where its whitespace tokens hang.
 
 A line break always ends a sentence; with `split_at`, a word of those characters (。！？ by
 default) ends one too, together with the closing quotes and brackets right after it. A run of more
@@ -8,18 +10,22 @@ no punctuation. Whitespace
 tokens belong to no sentence's words: they are tagged SPACE and attached to the word before them
 (or, at the start of a doc, the word after them), never a head (spaCy's convention).
 """
+import re
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Sequence
 
 from spacy.tokens import Doc
 
-#: the sentence-final words the main job splits at (chosen on dev: docs/pos-and-dependencies.md)
+#: the sentence-final words (the parser's default `split_at`, chosen on dev: docs/pos-and-dependencies.md)
 SENTENCE_FINAL = frozenset({"。", "！", "？", "!", "?", "…", "……"})
 #: closing marks that stay with the sentence they close
 CLOSING = frozenset({"”", "’", "」", "』", "）", ")", "》", "\"", "'", "】"})
 #: where an over-long sentence is cut, by preference
 CLAUSE = frozenset({"，", ",", "；", ";", "：", ":", "、"})
 MAX_SENTENCE = 200
+#: a sentence's end in running text: a run of sentence-final marks and the closing marks after it
+SENTENCE_END = re.compile("[{}]+[{}]*".format(re.escape("".join(sorted(set("".join(SENTENCE_FINAL))))),
+                                             re.escape("".join(sorted(CLOSING)))))
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """`spacy_gdcws.SegmentedCorpus.v1`: a DocBin's examples with the frozen segmenter's words as the
 predicted docs, segmented once and kept (the segmenter does not change while the second stage
-trains), instead of re-segmenting every batch as an annotating component would."""
+trains), instead of re-segmenting every batch as an annotating component would. The reader of the
+parser's training, beside `corpus.py`'s of the segmenter's."""
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
 

@@ -2,7 +2,7 @@
 import spacy
 from spacy.tokens import Doc
 
-from spacy_gdcws.parse.sentences import split_sentences
+from spacy_gdcws.data.sentences import split_sentences
 
 
 def _doc(words, spaces=None):
