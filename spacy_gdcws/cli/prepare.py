@@ -48,7 +48,8 @@ def prepare_cli(
     output_dir.mkdir(parents=True, exist_ok=True)
     sentences = list(read_sentences(train_path, spec.fmt))
     if spec.relabel:
-        sentences = [relabel(spec.relabel, sent) for sent in sentences]
+        places = place_names()
+        sentences = [relabel(spec.relabel, sent, places) for sent in sentences]
     if dev_path is not None:  # a dev file of its own: the training file is not split
         train, dev = list(sentences), list(read_sentences(dev_path, spec.fmt))
         sentences += dev
@@ -81,3 +82,13 @@ def prepare_cli(
     else:
         write_lines(output_dir / "test_raw.txt", raw_test_lines(output_dir / "test_gold.txt"))
     msg.good(f"{corpus} -> {output_dir}")
+
+
+def place_names() -> frozenset:
+    """The words the shipped jieba dictionary tags as places or organisations (`PLACE_TAGS`): what the
+    GSD conversion reads to tell a place's run of proper nouns from a person's name."""
+    from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
+    from spacy_gdcws.shipped import JIEBA_DICT
+    from spacy_gdcws.treebanks.relabel import PLACE_TAGS
+
+    return frozenset(w for w, (_, tag) in tagged_lexicon(read_lines(JIEBA_DICT)).items() if tag in PLACE_TAGS)

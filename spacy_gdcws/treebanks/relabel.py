@@ -25,7 +25,7 @@ import json
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.readers.base import Sentence
@@ -33,11 +33,15 @@ from spacy_gdcws.treebanks.ud_trees import (
     attach_classifiers,
     attach_punctuation,
     ba_construction,
+    adverbial_de,
     coordinating_conjunctions,
+    flatten_adpositions,
     east_asian_punct,
     first_clause_root,
     head_first_appositions,
     head_first_names,
+    potential_complements,
+    verbal_copulas,
 )
 
 TABLE_PATH = Path(__file__).with_name("gsd_v1_to_v2.json")
@@ -89,6 +93,15 @@ def _root_safe(label: str, old: str, is_root: bool) -> str:
     return label
 
 
+def generic_deprels(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> List[str]:
+    """Each word's old relation in v2's name, read without its form (the table's keys after the
+    form, then `UD_V2_RENAMES`): the relation a word passes on where a tree move puts another word in
+    its place (the form-keyed entry would tie the label to the word that moved)."""
+    table = table or load_table()
+    deps = sent.deps or [""] * len(sent.words)
+    return [_lookup(table["deprel"], word_deprel_keys(sent, i)[1:], UD_V2_RENAMES.get(d, d)) for i, d in enumerate(deps)]
+
+
 def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> Sentence:
     """The sentence with its UPOS and relations in GSDSimp's UD v2 labels (words,
     XPOS and heads unchanged). Keys are read from the old annotation only."""
@@ -106,34 +119,61 @@ def relabel_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = 
     return replace(sent, pos=pos, deps=deps)
 
 
-def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None) -> Sentence:
+#: jieba's tags of place and organisation names (`ns`, `nt`, `nz`): a run of proper nouns that opens
+#: with one (福建 泉州) is not a person's name
+PLACE_TAGS = frozenset({"ns", "nt", "nz"})
+
+
+def convert_gsd_v1(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None,
+                   places: FrozenSet[str] = frozenset()) -> Sentence:
     """`relabel_gsd_v1`, then the trees and punctuation forms of GSDSimp's UD v2
     (`spacy_gdcws.treebanks.ud_trees`): classifiers under their numerals, a chain of clauses
     headed by its first, names and appositions by their first part, 把/将 under the object it
-    introduces, `cc` under the conjunct that follows, punctuation attached by UD v2's rule and
-    written in its East Asian forms. The rules read the old relations and tags."""
+    introduces, an adposition's phrase flattened onto the noun it modifies, `cc` under the conjunct
+    that follows, punctuation attached by UD v2's rule and written in its East Asian forms, and words
+    in GSDSimp's spelling where the pre-v2.5 copy wrote mainland variants (the table's `forms`: 著 →
+    着, 网络 → 网路, learned on GSD dev where OpenCC knows the pair as variants). The rules
+    read the old relations and tags; `places` (words a tagged lexicon calls places or organisations:
+    `PLACE_TAGS`) keeps a place's run of proper nouns (福建 泉州) from being taken for a name."""
+    return convert_gsd_v1_moves(sent, table, places)[0]
+
+
+def convert_gsd_v1_moves(sent: Sentence, table: Optional[Dict[str, Dict[str, str]]] = None,
+                         places: FrozenSet[str] = frozenset()) -> Tuple[Sentence, Set[int]]:
+    """`convert_gsd_v1`, and the words whose relation a tree move set (not the table: what
+    `research/scripts/gsd_v1_to_v2.py` leaves out when it learns the table)."""
     new = relabel_gsd_v1(sent, table)
     if sent.heads is None or sent.deps is None or new.pos is None or new.deps is None:
-        return new
+        return new, set()
     heads, deps = list(sent.heads), list(new.deps)
     tags = sent.tags or [""] * len(sent.words)
-    attach_classifiers(heads, deps, tags)
-    first_clause_root(heads, deps, sent.deps)
+    generic = generic_deprels(sent, table)
+    moved = attach_classifiers(heads, deps, tags, sent.deps)
+    moved |= flatten_adpositions(heads, deps, sent.deps, new.pos)
+    moved |= first_clause_root(heads, deps, sent.deps)
     coordinating_conjunctions(heads, deps)
-    head_first_names(heads, deps, sent.deps, new.pos, tags)
-    head_first_appositions(heads, deps)
-    ba_construction(heads, deps, sent.words, sent.deps)
-    words = [east_asian_punct(w) if p == "PUNCT" else w for w, p in zip(sent.words, new.pos)]
-    attach_punctuation(heads, words, new.pos)
-    deps = ["punct" if p == "PUNCT" and h != i else d for i, (d, p, h) in enumerate(zip(deps, new.pos, heads))]
-    return replace(new, words=words, heads=heads, deps=deps)
+    moved |= head_first_names(heads, deps, sent.deps, new.pos, tags, sent.words, generic, places)
+    # a word a move labelled passes its new label on (a name's first part, then its apposition)
+    generic = [deps[i] if i in moved else g for i, g in enumerate(generic)]
+    moved |= head_first_appositions(heads, deps, sent.deps, generic)
+    moved |= verbal_copulas(heads, deps, sent.deps, tags, generic)
+    moved |= adverbial_de(heads, deps, sent.deps, tags, sent.words)
+    moved |= potential_complements(heads, deps, sent.deps, sent.words)
+    markers = ba_construction(heads, deps, sent.words, sent.deps)
+    pos = ["ADP" if i in markers else p for i, p in enumerate(new.pos)]
+    spellings = (table or load_table()).get("forms", {})
+    words = [east_asian_punct(w) if p == "PUNCT" else spellings.get(w, w) for w, p in zip(sent.words, pos)]
+    attach_punctuation(heads, words, pos)
+    deps = ["punct" if p == "PUNCT" and h != i else d for i, (d, p, h) in enumerate(zip(deps, pos, heads))]
+    return replace(new, words=words, pos=pos, heads=heads, deps=deps), moved
 
 
-RELABELS = {"gsd_v1_to_v2": relabel_gsd_v1, "gsd_v1_to_v2_trees": convert_gsd_v1}
+RELABELS = ("gsd_v1_to_v2", "gsd_v1_to_v2_trees")
 
 
-def relabel(name: str, sent: Sentence) -> Sentence:
-    """Apply the relabelling `name` (a key of RELABELS) to one sentence."""
+def relabel(name: str, sent: Sentence, places: FrozenSet[str] = frozenset()) -> Sentence:
+    """Apply the relabelling `name` (one of RELABELS: `relabel_gsd_v1`, `convert_gsd_v1` with
+    `places`) to one sentence."""
     if name not in RELABELS:
         raise ValueError(Errors.E109.format(name=name, options=sorted(RELABELS)))
-    return RELABELS[name](sent)
+    return relabel_gsd_v1(sent) if name == "gsd_v1_to_v2" else convert_gsd_v1(sent, places=places)

@@ -77,7 +77,7 @@ def test_a_failed_save_leaves_the_previous_folder(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("spacy_gdcws.pipeline.serialize.write_checksums", broken)
+    monkeypatch.setattr("spacy_gdcws.io.write_checksums", broken)
     with pytest.raises(OSError):
         nlp.to_disk(tmp_path / "nlp")
     assert spacy.load(tmp_path / "nlp").get_pipe("gdcws_segmenter").user_dict.words == {}
