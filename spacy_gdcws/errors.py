@@ -151,3 +151,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E129 = "{path}: another segment-corpus (pid {pid} on {host}) is writing to this output folder. Wait for it to finish; if that run is gone (a lost machine), remove this lock file and rerun."
     E130 = "{path} changed or went while segment-corpus read it: its output would not be the segmentation of what is there, so it was not written. Rerun when the file is settled."
     E131 = "The parser's model has no output sizes ({dims}): they are read off the training data when the component is initialized, or off its saved labels when it loads. Call nlp.initialize() (or load a saved pipeline) before using it."
+    E132 = "{path}:{line}: the system's sentence has {n} roots (HEAD 0): a dependency tree has exactly one, as the CoNLL 2018 scorer requires. Fix the system's output."
+    E133 = "{path}:{line}: the system's sentence has a cycle of heads that never reaches the root: it is not a tree, so it cannot be scored. Fix the system's output."
+    E134 = "{path}:{line}: the system file goes on after the sentences of the {n} gold texts: it is not the output for these texts (a block repeated, or another file appended)."
+    E135 = "{name} is a switch: give True or False, got {value!r} (a string such as 'false' would read as True)."

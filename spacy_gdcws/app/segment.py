@@ -164,35 +164,6 @@ def write_tagged(pieces: Iterable[Piece], out: IO[str], delimiter: str = "  ", p
                                                               if not t.is_space))
 
 
-def write_conllu(pieces: Iterable[Piece], out: IO[str], first_line: int = 1) -> int:
-    """Write each line's sentences as CoNLL-U blocks (`# sent_id = LINE-K`, `# text`; ID, FORM,
-    UPOS, XPOS, HEAD, DEPREL; `SpaceAfter=No` where no whitespace follows a word; whitespace
-    tokens are left out, as CoNLL-U has no rows for them). An empty line writes no block.
-    RETURNS the number of lines read. `first_line`: the number of the first line in the sentence
-    ids (a chunk of a file: where it starts)."""
-    n, k = 0, 0
-    for doc, line_ends in pieces:
-        for sent in doc.sents if doc.has_annotation("DEP") else [doc[:]]:
-            words = [t for t in sent if not t.is_space]
-            if not words:
-                continue
-            k += 1
-            ids = {t.i: j for j, t in enumerate(words, 1)}
-            out.write(f"# sent_id = {first_line + n}-{k}\n# text = {sent.text.strip()}\n")
-            for j, t in enumerate(words, 1):
-                head = 0 if t.head.i == t.i or t.head.i not in ids else ids[t.head.i]
-                following = doc[t.i + 1] if t.i + 1 < len(doc) else None
-                space = bool(t.whitespace_) or (following is not None and following.is_space)
-                # a piece's last word runs on into the next piece of its line
-                misc = "_" if space or (following is None and line_ends) else "SpaceAfter=No"
-                out.write("\t".join([str(j), t.text, "_", t.pos_ or "_", t.tag_ or "_", "_", str(head),
-                                     (t.dep_ or "_") if t.head.i != t.i else "root", "_", misc]) + "\n")
-            out.write("\n")
-        if line_ends:
-            n, k = n + 1, 0
-    return n
-
-
 def write_segmented(pieces: Iterable[Piece], out: IO[str], delimiter: str = "  ", search: bool = False) -> int:
     """Write the words of each line as one line (`search`: each word's dictionary sub-words
     before it, as jieba's `cut_for_search`; the pipeline needs `gdcws_subwords`); RETURNS

@@ -1,4 +1,5 @@
-"""`evaluate-ud`: a tagging/parsing pipeline on raw text and on gold words."""
+"""`evaluate-ud`: a tagging/parsing pipeline (or a system's CoNLL-U file) on raw text and on gold words,
+scored as the CoNLL 2018 shared task scores it."""
 from pathlib import Path
 from typing import Optional
 
@@ -8,46 +9,70 @@ from wasabi import msg
 from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.io import check_outputs
 
+SHOWN = ("words", "upos", "xpos", "uas", "las", "las_subtypes")
 
-@app.command("evaluate-ud", hidden=True)
+
+@app.command("evaluate-ud")
 def evaluate_ud_cli(
-    model: str = typer.Argument(..., help="Pipeline name or path (segmenter + tagger/parser)"),
-    gold: Path = typer.Argument(..., exists=True, help="Gold docs (.spacy) with POS and dependencies"),
+    model: str = typer.Argument(..., help="Pipeline name or path (segmenter + tagger/parser), or a system's CoNLL-U file"),
+    gold: Path = typer.Argument(..., exists=True, help="Gold CoNLL-U (each sentence's # text is the input) or .spacy"),
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
+    pred_output: Optional[Path] = typer.Option(None, "--pred-output", help="Write the analyses from raw text as CoNLL-U"),
     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
 ) -> None:
-    """Word, UPOS, XPOS, UAS and LAS precision/recall/F aligned on characters (CoNLL
-    2018 style), from raw text and, for contrast, from the gold words. MODEL may also be a
-    system's CoNLL-U file for the gold docs' texts (e.g. `segment --format conllu` on them, one
-    text a line): then its analyses are scored (from raw text only)."""
+    """Words, UPOS, XPOS, UAS and LAS precision, recall and F aligned on characters, as the CoNLL 2018
+    scorer counts them (LAS: the universal relation; `las_subtypes` the full one; each relation's LAS
+    in the JSON), from raw text (each gold sentence's `# text`) and, for contrast, from the gold words.
+    MODEL may be a system's CoNLL-U file for the gold texts (e.g. `segment --format conllu` on them,
+    one text a line): its analyses are scored from raw text; every sentence must be a tree."""
     import srsly
-    from spacy.tokens import DocBin
 
-    from spacy_gdcws.app.segment import load_pipeline
-    from spacy_gdcws.eval.ud_eval import evaluate_pipeline
+    from spacy_gdcws.eval.ud_eval import evaluate_pipeline, read_gold
 
-    check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold})
-    if model.endswith(".conllu") and Path(model).exists():
+    check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold})
+    if Path(model).is_file():
         import spacy
 
         from spacy_gdcws.eval.ud_eval import docs_from_sentences, score_ud
         from spacy_gdcws.readers.conll import read_conll
 
         vocab = spacy.blank("zh").vocab
-        golds = list(DocBin().from_disk(gold).get_docs(vocab))
-        predicted = docs_from_sentences(vocab, list(read_conll(model)), golds)
-        scores = {"predicted_segmentation": score_ud(zip(predicted, golds))}
-        srsly.write_json(output, {"predicted": model, "gold": str(gold), "docs": len(golds), **scores})
-        msg.good("predicted_segmentation: " + "  ".join(f"{k} F {v['f'] * 100:.2f}"
-                                                     for k, v in scores["predicted_segmentation"].items()))
+        golds, _ = read_gold(gold, vocab)
+        predicted = docs_from_sentences(vocab, list(read_conll(model)), golds, Path(model))
+        scores = {"predicted_segmentation": score_ud(zip(predicted, golds), relations=True)}
+        _write_json(output, {"predicted": model, "gold": str(gold), "docs": len(golds), **scores})
+        _report(scores)
         return
+    from spacy_gdcws.app.segment import load_pipeline
+
     use_gpu(gpu_id)
     nlp = load_pipeline(model)
-    golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
-    scores = evaluate_pipeline(nlp, golds, segmenter=segmenter)
-    result = {"model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names, **scores}
-    output.parent.mkdir(parents=True, exist_ok=True)
-    srsly.write_json(output, result)
+    golds, texts = read_gold(gold, nlp.vocab)
+    predicted: list = []
+    scores = evaluate_pipeline(nlp, golds, segmenter=segmenter, texts=texts, predicted=predicted)
+    result = {"model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names,
+              "scoring": "CoNLL 2018 (LAS: universal relations; las_subtypes: full relations)", **scores}
+    _write_json(output, result)
+    if pred_output is not None:
+        from spacy_gdcws.eval.conllu import write_conllu
+        from spacy_gdcws.io import atomic_writer
+
+        with atomic_writer(pred_output) as out:
+            write_conllu(((doc, True) for doc in predicted), out)
+    _report(scores)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """The report, written whole (E103 where it cannot be: a full disk, no permission)."""
+    import srsly
+
+    from spacy_gdcws.io import atomic_write_text
+
+    atomic_write_text(path, srsly.json_dumps(data, indent=2) + "\n")
+
+
+def _report(scores: dict) -> None:
     for setting, table in scores.items():  # predicted and gold segmentation; sentences
-        msg.good(f"{setting}: " + "  ".join(f"{k} F {v['f'] * 100:.2f}" for k, v in table.items()))
+        msg.good(f"{setting}: " + "  ".join(f"{k} F {v['f'] * 100:.2f}" for k, v in table.items()
+                                            if k in SHOWN or setting == "sentences"))

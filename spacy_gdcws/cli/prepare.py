@@ -29,7 +29,8 @@ def prepare_cli(
 ) -> None:
     """Write train.spacy, dev.spacy (last 10% of the training file), test.spacy,
     words.txt (training vocabulary: the official one where the release has
-    it), test_gold.txt and test_raw.txt (line-aligned with the gold file)."""
+    it), test_gold.txt and test_raw.txt (line-aligned with the gold file), and
+    for a treebank test.conllu (the gold file, for `evaluate-ud`)."""
     from spacy_gdcws.eval.evaluate import raw_test_lines
     from spacy_gdcws.readers import read_sentences, split_dev
     from spacy_gdcws.readers.corpora import get_corpus, resolve
@@ -55,8 +56,11 @@ def prepare_cli(
         sentences += dev
     else:
         train, dev = split_dev(sentences, dev_fraction, split, seed)
-    for path in more_paths:  # each file split on its own: every source has its dev part
+    more_relabel = dict(spec.more_relabel)
+    for relative, path in zip(spec.more_train, more_paths):  # each file split on its own: every source has its dev part
         more = list(read_sentences(path, spec.more_format))
+        if relative in more_relabel:
+            more = [relabel(more_relabel[relative], sent) for sent in more]
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
         sentences += more
         train += more_train
@@ -65,6 +69,9 @@ def prepare_cli(
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
     test = list(read_sentences(test_path, spec.test_format))
     msg.good(f"test: {write_docbin(test, output_dir / 'test.spacy')} sentences")
+    if spec.test_format == "conll":
+        # the gold test file itself: `evaluate-ud` reads each sentence's # text as the input
+        shutil.copyfile(test_path, output_dir / "test.conllu")
     if spec.dictionary and resolve(corpora_dir, spec.dictionary).exists():
         shutil.copyfile(resolve(corpora_dir, spec.dictionary), output_dir / "words.txt")
     else:

@@ -44,10 +44,10 @@ def segment_cli(
         load_pipeline,
         segment_lines,
         set_granularity,
-        write_conllu,
         write_segmented,
         write_tagged,
     )
+    from spacy_gdcws.eval.conllu import write_conllu
     from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
     from spacy_gdcws.decoding.decoder import check_granularity
     from spacy_gdcws.pipeline.subwords import add_search

@@ -73,6 +73,14 @@ def threshold_value(value: Any) -> float:
 GRANULARITIES = ("fine", "coarse")
 
 
+def check_switch(name: str, value: Any) -> bool:
+    """A checked on/off setting: True or False (numpy's booleans, 0 and 1 too); E135 for anything
+    else (the string "false" is true to Python: it would switch the setting on)."""
+    if isinstance(value, (bool, numpy.bool_)) or (isinstance(value, (int, numpy.integer)) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(Errors.E135.format(name=name, value=value))
+
+
 def check_granularity(value: Any) -> str:
     """E107 unless `value` is one of `GRANULARITIES`."""
     if value not in GRANULARITIES:
@@ -103,7 +111,7 @@ class Decoder:
     # model's boundaries allow); E107 for anything else
     granularity = Setting(lambda name, value: check_granularity(value))
     # URLs, numbers, Latin words and grapheme clusters kept whole (`decoding.units`)
-    atomic_units = Setting(lambda name, value: bool(value))
+    atomic_units = Setting(check_switch)
     # the weights that need counts of the training data, with the cfg key of those counts
     COUNTS = {"transition_weight": "transitions", "tag_prior_weight": "tags", "bigram_prior_weight": "pairs"}
 

@@ -10,6 +10,8 @@ from typing import List, Optional
 
 import numpy
 
+from spacy_gdcws.decoding.eisner_jit import compiled_eisner
+
 NEG = -1e9
 
 
@@ -223,7 +225,8 @@ def _find_cycle(heads: numpy.ndarray) -> Optional[List[int]]:
 
 def decode_trees(scores: numpy.ndarray, lengths: numpy.ndarray, projective: bool = True) -> List[numpy.ndarray]:
     """The heads of a batch of sentences: the best heads where they form a tree (projective, if
-    asked), else Eisner's trees (one batched pass over all of them) or Chu-Liu-Edmonds'.
+    asked), else Eisner's trees (compiled, `eisner_jit`, or one batched numpy pass over all of them)
+    or Chu-Liu-Edmonds'.
 
     scores (numpy.ndarray): (B, n, n + 1) arc scores of B sentences padded to n words.
     lengths (numpy.ndarray): (B,) words per sentence.
@@ -236,7 +239,12 @@ def decode_trees(scores: numpy.ndarray, lengths: numpy.ndarray, projective: bool
     greedy = scores.argmax(-1)
     heads: List[numpy.ndarray] = [greedy[b, : int(lengths[b])] for b in range(n_batch)]
     repair = [b for b in range(n_batch) if not is_tree(heads[b], projective)]
-    if repair and projective:
+    kernel = compiled_eisner() if repair and projective else None
+    if kernel is not None:
+        for b in repair:
+            m = int(lengths[b])
+            heads[b] = kernel(numpy.ascontiguousarray(scores[b, :m, : m + 1], dtype=numpy.float64), m)
+    elif repair and projective:
         m = int(max(lengths[b] for b in repair))
         for b, h in zip(repair, eisner_batch(scores[repair, :m, : m + 1], lengths[repair])):
             heads[b] = h

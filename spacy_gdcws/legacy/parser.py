@@ -17,8 +17,8 @@ def build_biaffine_parser_v1(feature_rows: List[int], feature_widths: List[int],
                              label_width: int, n_upos: int, n_xpos: int, n_labels: int,
                              dropout: float) -> Model[Union[ParseBatch, ArcStates], Any]:
     """`BiaffineParser.v2` with fixed output rows `n_upos`, `n_xpos` and `n_labels` (at least the
-    labels of the training data: E118)."""
+    labels of the training data: E118), reading the text as written (`normalize = ""`)."""
     net_args = dict(feature_rows=list(feature_rows), feature_widths=list(feature_widths), char_rows=char_rows,
                     char_width=char_width, word_dropout=word_dropout, encoder=encoder, lstm_width=lstm_width,
                     lstm_depth=lstm_depth, arc_width=arc_width, label_width=label_width, dropout=dropout)
-    return parser_model(net_args, {"n_upos": n_upos, "n_xpos": n_xpos, "n_labels": n_labels})
+    return parser_model(net_args, {"n_upos": n_upos, "n_xpos": n_xpos, "n_labels": n_labels}, normalize="")

@@ -16,10 +16,11 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
 
 import numpy
 from spacy.util import registry
-from thinc.api import ArgsKwargs, Model, torch2xp, xp2torch
+from thinc.api import ArgsKwargs, Model, deserialize_attr, serialize_attr, torch2xp, xp2torch
 from thinc.layers.pytorchwrapper import forward as pytorch_forward
 
 from spacy_gdcws.data.features.words import FEATURES, ParseBatch
+from spacy_gdcws.data.normalize import CharNormalizer, check_spec, get_normalizer
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
 from spacy_gdcws.ml.wrapper import register_fork_handler
@@ -28,6 +29,8 @@ from spacy_gdcws.ml.wrapper import register_fork_handler
 OUTPUT_DIMS = ("n_upos", "n_xpos", "n_labels")
 #: the relation row of the root (the component keeps the root's label first)
 ROOT_LABEL = 0
+#: the model's attr that holds its character map
+NORMALIZER = "normalizer"
 
 
 class ParseScores(NamedTuple):
@@ -55,8 +58,8 @@ class ArcStates(NamedTuple):
 
 @registry.architectures("spacy_gdcws.BiaffineParser.v2")
 def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], char_rows: int, char_width: int,
-                          word_dropout: float, encoder: str, lstm_width: int, lstm_depth: int, arc_width: int,
-                          label_width: int, dropout: float) -> Model[Union[ParseBatch, ArcStates], Any]:
+                          normalize: str, word_dropout: float, encoder: str, lstm_width: int, lstm_depth: int,
+                          arc_width: int, label_width: int, dropout: float) -> Model[Union[ParseBatch, ArcStates], Any]:
     """A biaffine parser and tagger on words (Dozat & Manning 2017): hashed word, character and
     lexicon features, a BiLSTM, UPOS and XPOS classifiers, biaffine arc and relation scorers. Its
     output rows are the labels of the training data (`initialize`).
@@ -65,6 +68,9 @@ def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], ch
         `spacy_gdcws.data.features.words.FEATURES` (form, first and last character, lexicon tag,
         length, lexicon frequency).
     char_rows, char_width (int): The table of each word's characters (mean-pooled; width 0 = off).
+    normalize (str): The characters the features read (`data.normalize`, e.g. "t2s+width", as the
+        segmenter's embedding reads them: traditional and full-width text meet the simplified words
+        of the training data; "" = the text as written). The words written to the doc stay the input's.
     word_dropout (float): The probability that a training word's form is replaced by the unknown row.
     encoder (str): "lstm" (a BiLSTM over the words) or "cnn" (residual convolutions, cheaper).
     lstm_width, lstm_depth (int): The encoder's width per direction (the CNN's: twice it) and layers.
@@ -75,27 +81,41 @@ def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], ch
     net_args = dict(feature_rows=list(feature_rows), feature_widths=list(feature_widths), char_rows=char_rows,
                     char_width=char_width, word_dropout=word_dropout, encoder=encoder, lstm_width=lstm_width,
                     lstm_depth=lstm_depth, arc_width=arc_width, label_width=label_width, dropout=dropout)
-    return parser_model(net_args, {name: None for name in OUTPUT_DIMS})
+    return parser_model(net_args, {name: None for name in OUTPUT_DIMS}, normalize)
 
 
-def parser_model(net_args: Dict[str, Any], sizes: Dict[str, Optional[int]]) -> Model:
+def parser_model(net_args: Dict[str, Any], sizes: Dict[str, Optional[int]], normalize: str = "") -> Model:
     """The parser's thinc model for the torch module of `net_args`; with every size of `sizes`
     given, its module is built at once (`spacy_gdcws.BiaffineParser.v1`'s sizes), else at
     `initialize`, once `size_outputs` has set them."""
     if len(net_args["feature_rows"]) != len(FEATURES):
         raise ValueError(Errors.E115.format(n=len(net_args["feature_rows"]), names=", ".join(FEATURES)))
+    check_spec(normalize)
     register_fork_handler()
     model: Model = Model(
         "biaffine_parser",
         pytorch_forward,
         init=_init,
         attrs={"convert_inputs": _convert_inputs, "convert_outputs": _convert_outputs, "net_args": net_args,
-               "feature_rows": list(net_args["feature_rows"]), "char_rows": net_args["char_rows"]},
+               "feature_rows": list(net_args["feature_rows"]), "char_rows": net_args["char_rows"],
+               # the character map the features read, saved with the model (`data.normalize`)
+               NORMALIZER: get_normalizer(normalize)},
         dims=dict(sizes),
     )
     if all(v is not None for v in sizes.values()):
         _build(model)
     return model
+
+
+@serialize_attr.register(CharNormalizer)
+def _serialize_normalizer(_: Any, value: CharNormalizer, name: str, model: Model) -> bytes:
+    return value.to_bytes()
+
+
+@deserialize_attr.register(CharNormalizer)
+def _deserialize_normalizer(current: CharNormalizer, value: bytes, name: str, model: Model) -> CharNormalizer:
+    # the map saved with the model, whatever OpenCC is installed (or none)
+    return CharNormalizer.from_bytes(value)
 
 
 def size_outputs(model: Model, sizes: Dict[str, int]) -> None:

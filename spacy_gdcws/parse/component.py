@@ -23,7 +23,7 @@ from spacy_gdcws.data.features.words import ParseBatch, WordFeaturizer, WordLexi
 from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.ml.parser import ROOT_LABEL, arc_log_probs, arc_states, scatter_states, size_outputs
+from spacy_gdcws.ml.parser import NORMALIZER, ROOT_LABEL, arc_log_probs, arc_states, scatter_states, size_outputs
 from spacy_gdcws.parse import persist
 from spacy_gdcws.parse.loss import gold_arcs, parser_loss
 from spacy_gdcws.shipped import JIEBA_DICT
@@ -80,7 +80,8 @@ class BiaffineParser(TrainablePipe):
         """The featurizer (built from the model's table sizes and the lexicon on first use)."""
         if self._featurizer is None:
             self._featurizer = WordFeaturizer(self.model.attrs["feature_rows"], self.model.attrs["char_rows"],
-                                              self.lexicon, self.cfg["lexicon_tags"], self.split_at)
+                                              self.lexicon, self.cfg["lexicon_tags"], self.split_at,
+                                              normalizer=self.model.attrs.get(NORMALIZER))
         return self._featurizer
 
     def size_model(self) -> None:

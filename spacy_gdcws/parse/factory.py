@@ -15,6 +15,7 @@ feature_rows = [20000, 5000, 5000, 64, 12, 24]
 feature_widths = [100, 50, 50, 25, 10, 10]
 char_rows = 5000
 char_width = 50
+normalize = "t2s+width"
 word_dropout = 0.25
 encoder = "lstm"
 lstm_width = 200

@@ -2,7 +2,7 @@
 the gap chain's CRF (gap logits plus the weighted decoding priors), and a BMES
 CRF tagger's likelihood (with BCE on its auxiliary HiRED gap logits)."""
 import re
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import LENGTH, ORTH, SPACY

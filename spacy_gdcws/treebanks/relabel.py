@@ -29,9 +29,10 @@ from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.readers.base import Sentence
+from spacy_gdcws.treebanks.conventions import to_gsdsimp
+from spacy_gdcws.treebanks.punct import attach_punctuation
 from spacy_gdcws.treebanks.ud_trees import (
     attach_classifiers,
-    attach_punctuation,
     ba_construction,
     adverbial_de,
     coordinating_conjunctions,
@@ -168,12 +169,14 @@ def convert_gsd_v1_moves(sent: Sentence, table: Optional[Dict[str, Dict[str, str
     return replace(new, words=words, pos=pos, heads=heads, deps=deps), moved
 
 
-RELABELS = ("gsd_v1_to_v2", "gsd_v1_to_v2_trees")
+RELABELS = ("gsd_v1_to_v2", "gsd_v1_to_v2_trees", "to_gsdsimp")
 
 
 def relabel(name: str, sent: Sentence, places: FrozenSet[str] = frozenset()) -> Sentence:
     """Apply the relabelling `name` (one of RELABELS: `relabel_gsd_v1`, `convert_gsd_v1` with
-    `places`) to one sentence."""
+    `places`, `conventions.to_gsdsimp`) to one sentence."""
     if name not in RELABELS:
         raise ValueError(Errors.E109.format(name=name, options=sorted(RELABELS)))
+    if name == "to_gsdsimp":
+        return to_gsdsimp(sent)
     return relabel_gsd_v1(sent) if name == "gsd_v1_to_v2" else convert_gsd_v1(sent, places=places)

@@ -30,7 +30,8 @@ def test_a_long_line_segments_in_pieces_and_a_short_one_whole(trained_nlp):
     kept; a line within the limit gives the words of `nlp(line)`."""
     import io
 
-    from spacy_gdcws.app.segment import segment_lines, write_conllu, write_segmented
+    from spacy_gdcws.app.segment import segment_lines, write_segmented
+    from spacy_gdcws.eval.conllu import write_conllu
     from tests.pipeline.test_long_docs import sxu_test_text
 
     line = sxu_test_text(3000, "")

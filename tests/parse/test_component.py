@@ -14,7 +14,7 @@ from spacy_gdcws.decoding.trees import is_tree
 from spacy_gdcws.readers.corpus import sentence_to_doc
 
 SMALL = {"@architectures": "spacy_gdcws.BiaffineParser.v2", "feature_rows": [2000, 500, 500, 64, 12, 24],
-         "feature_widths": [32, 16, 16, 8, 4, 4], "char_rows": 500, "char_width": 16, "word_dropout": 0.0,
+         "feature_widths": [32, 16, 16, 8, 4, 4], "char_rows": 500, "char_width": 16, "normalize": "t2s+width", "word_dropout": 0.0,
          "encoder": "lstm", "lstm_width": 32, "lstm_depth": 1, "arc_width": 32, "label_width": 16, "dropout": 0.0}
 
 

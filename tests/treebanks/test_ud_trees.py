@@ -3,10 +3,10 @@ import pytest
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
+from spacy_gdcws.treebanks.punct import attach_punctuation
 from spacy_gdcws.treebanks.relabel import convert_gsd_v1, relabel
 from spacy_gdcws.treebanks.ud_trees import (
     attach_classifiers,
-    attach_punctuation,
     ba_construction,
     coordinating_conjunctions,
     east_asian_punct,

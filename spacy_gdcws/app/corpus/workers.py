@@ -154,7 +154,8 @@ class SegmentActor:
         `app.pieces`); CoNLL-U sentence ids number the file's lines (chunk `chunk` of `chunk_lines`)."""
         import io
 
-        from spacy_gdcws.app.segment import segment_lines, write_conllu, write_segmented, write_tagged
+        from spacy_gdcws.app.segment import segment_lines, write_segmented, write_tagged
+        from spacy_gdcws.eval.conllu import write_conllu
 
         out = io.StringIO()
         pieces = segment_lines(self.nlp, lines, self.nlp_batch_size)

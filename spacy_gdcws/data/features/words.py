@@ -15,6 +15,7 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from spacy_gdcws.data.features.hashing import RESERVED, text_row
+from spacy_gdcws.data.normalize import CharNormalizer
 from spacy_gdcws.data.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
 
 FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
@@ -66,16 +67,20 @@ class WordFeaturizer:
     lexicon_tags (Sequence[str]): The lexicon's tags in row order (saved with the model).
     split_at (Iterable[str]): Words that end a sentence (besides line breaks).
     max_words (int): A longer run of words without a sentence end is cut (`split_sentences`).
+    normalizer (Optional[CharNormalizer]): The characters the features read (the word's form,
+        characters and lexicon entry); None: the text as written.
     """
 
     def __init__(self, rows: Sequence[int], char_rows: int, lexicon: WordLexicon, lexicon_tags: Sequence[str],
-                 split_at: Iterable[str] = SENTENCE_FINAL, max_words: int = MAX_SENTENCE) -> None:
+                 split_at: Iterable[str] = SENTENCE_FINAL, max_words: int = MAX_SENTENCE,
+                 normalizer: Optional[CharNormalizer] = None) -> None:
         self.rows = list(rows)
         self.char_rows = char_rows
         self.lexicon = lexicon
         self.tag_rows = {t: RESERVED + i for i, t in enumerate(lexicon_tags)}
         self.split_at = frozenset(split_at)
         self.max_words = max_words
+        self.normalizer = normalizer
         self._cache: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
 
     def word_rows(self, orth: int, text: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
@@ -83,6 +88,8 @@ class WordFeaturizer:
         cached = self._cache.get(orth)
         if cached is not None:
             return cached
+        if self.normalizer is not None:
+            text = self.normalizer.text(text)
         rows = self.rows
         freq, tag = self.lexicon.entries.get(text, (0, ""))
         feats = numpy.array([
