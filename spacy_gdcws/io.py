@@ -189,6 +189,19 @@ def current_umask() -> int:
 
 
 CHECKSUMS = "checksums.json"
+# a whole pipeline's listing (every file but the two that `spacy package` rewrites), written where the
+# project saves or packages a pipeline (`pipeline.serialize.seal_pipeline`), checked when it loads
+PIPELINE_CHECKSUMS = "pipeline_checksums.json"
+
+
+def break_seal(component_path: Union[str, Path]) -> None:
+    """Remove the listing of the pipeline folder a component is being saved into: the files it
+    lists are being replaced, so the pipeline saved now would be refused against it (spaCy's
+    `Language.to_disk` writes into the folder and leaves other files as they are)."""
+    root = Path(component_path).parent
+    listing = root / PIPELINE_CHECKSUMS
+    if (root / "config.cfg").is_file() and (listing.is_file() or listing.is_symlink()):
+        listing.unlink()
 
 
 def _sha256(path: Path) -> str:

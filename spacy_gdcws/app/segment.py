@@ -1,7 +1,7 @@
 """Segment lines of text with a pipeline, keeping every line."""
 import sys
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import IO, Any, Callable, Iterable, Iterator, List, Optional, Set, Tuple
 
 import spacy
 from spacy.language import Language
@@ -43,14 +43,23 @@ def after_last_segmenter(model: str) -> Optional[List[str]]:
     """The components after the last `gdcws_segmenter` of a saved pipeline (a folder or an
     installed package), read off its config.cfg ([] where it has no segmenter); None where the
     config cannot be read (no such pipeline: loading it says so)."""
+    config = _saved_config(model)
+    return None if config is None else _after_last_segmenter(config)
+
+
+def _saved_config(model: str) -> Optional[Any]:
+    """The config.cfg of a saved pipeline (a folder or an installed package), or None."""
     path = Path(model)
     if not path.exists() and spacy.util.is_package(model):
         package = spacy.util.get_package_path(model)
         path = next((p for p in package.iterdir() if (p / "config.cfg").is_file()), package)
     try:
-        config = spacy.util.load_config(path / "config.cfg", interpolate=False)
+        return spacy.util.load_config(path / "config.cfg", interpolate=False)
     except (OSError, ValueError):
         return None
+
+
+def _after_last_segmenter(config: Any) -> List[str]:
     pipeline = list(config["nlp"]["pipeline"])
     segmenters = [i for i, name in enumerate(pipeline)
                   if config["components"].get(name, {}).get("factory") == "gdcws_segmenter"]
@@ -134,13 +143,38 @@ FORMATS = ("words", "pos", "conllu")
 
 
 def check_format(model: str, fmt: str) -> None:
-    """E121 for a format not in `FORMATS`; E123 where `pos` or `conllu` needs the tagger and parser
-    (a component named `parser` after the segmenter) that the saved pipeline `model` lacks."""
+    """E121 for a format not in `FORMATS`; E123 where `pos` needs a component that sets part-of-speech
+    tags (`token.pos` or `token.tag`: `gdcws_parser`, spaCy's `tagger` or `morphologizer`) and the saved
+    pipeline `model` has none enabled after its segmenter (a pipeline saved with its parser
+    disabled has it in its config, but not running). `conllu` writes what the pipeline sets
+    (`_` for tags and heads it does not)."""
     if fmt not in FORMATS:
         raise ValueError(Errors.E121.format(fmt=fmt, options=", ".join(FORMATS)))
-    after = after_last_segmenter(model)
-    if fmt != "words" and after is not None and "parser" not in after:  # None: loading reports it
+    assigns = assigned_after_segmenter(model)
+    if fmt == "pos" and assigns is not None and not assigns & {"token.pos", "token.tag"}:  # None: loading reports it
         raise ValueError(Errors.E123.format(model=model, fmt=fmt))
+
+
+def assigned_after_segmenter(model: str) -> Optional[Set[str]]:
+    """What the enabled components after the last `gdcws_segmenter` of a saved pipeline assign
+    (their factories' `assigns`: `token.pos`, `token.dep`, ...), read off its config.cfg; None where
+    the config cannot be read."""
+    from spacy.language import Language
+
+    config = _saved_config(model)
+    if config is None:
+        return None
+    after = _after_last_segmenter(config)
+    disabled = set(config["nlp"].get("disabled") or [])
+    assigns: Set[str] = set()
+    spacy.blank("xx")  # a pipeline's creation registers every factory of the entry points
+    for name in after:
+        factory = config["components"].get(name, {}).get("factory")
+        if name in disabled or not factory:
+            continue
+        if Language.has_factory(factory):  # else an unknown factory: loading the pipeline reports it
+            assigns.update(Language.get_factory_meta(factory).assigns)
+    return assigns
 
 
 def _write_lines(pieces: Iterable[Piece], out: IO[str], delimiter: str, items: Callable[[Doc], Iterable[str]]) -> int:

@@ -3,8 +3,8 @@
 One entry a line (fields separated by spaces or tabs):
 
 - `WORD`: the word, with the mode the file is loaded with;
-- `WORD MODE`: a mode of `user_dict.WORD_MODES`, written as it is there (`force`,
-  `prefer`, `combine`); a mode may also follow a word and its frequency, or precede the
+- `WORD MODE`: a mode of `user_dict.WORD_MODES` (`force`, `prefer`, `combine`, in any case:
+  `Prefer`, `PREFER`); a mode may also follow a word and its frequency, or precede the
   frequency (`北京 prefer 5`, `北京 5 prefer`), and a pkuseg line may give it as its tag
   (`北京<TAB>prefer`);
 - jieba's `WORD [FREQ] [TAG]` (jieba's own grammar, `^(.+?)( [0-9]+)?( [a-z]+)?$`:
@@ -110,22 +110,20 @@ def parse_line(line: str, default_mode: str) -> DictLine:
     parts = line.split("\t")
     if len(parts) == 2 and not _is_count(parts[1].strip()):
         head, tag = (part.strip() for part in parts)  # pkuseg: a tag (or a mode) after a tab
-        if tag in WORD_MODES:
-            return DictLine(check_word(head), tag, None, None)
+        if _mode(tag):
+            return DictLine(check_word(head), _mode(tag), None, None)
         if not _TAG.fullmatch(tag):
             raise ValueError(Errors.E097.format(line=line))
         return DictLine(check_word(head), default_mode, None, tag)
     fields = line.split()
     word, rest = fields[0], fields[1:]
-    modes = [field for field in rest if field in WORD_MODES]
+    modes = [_mode(field) for field in rest if _mode(field)]
     if len(modes) > 1 or (modes and len(rest) > 2):
         raise ValueError(Errors.E097.format(line=line))
     mode = modes[0] if modes else default_mode
-    rest = [field for field in rest if field not in WORD_MODES]
+    rest = [field for field in rest if not _mode(field)]
     if not rest:
         return DictLine(check_word(word), mode, None, None)
-    if len(rest) == 1 and rest[0].lower() in WORD_MODES:  # `北京 Prefer`: modes are written as they are
-        raise ValueError(Errors.E045.format(mode=rest[0], options=WORD_MODES))
     if _is_count(rest[0]) and (len(rest) == 1 or (len(rest) == 2 and _JIEBA_TAG.fullmatch(rest[1]))):
         return DictLine(check_word(word), mode, _count(rest[0]), rest[1] if len(rest) == 2 else None)  # jieba: WORD FREQ [TAG]
     if len(rest) == 1 and rest[0] in JIEBA_TAGS and not modes:
@@ -135,6 +133,12 @@ def parse_line(line: str, default_mode: str) -> DictLine:
     if not modes and _jieba_word(line) is not None:  # jieba reads the fields before FREQ/TAG as one word
         check_word(_jieba_word(line))  # E046: whitespace inside a word
     raise ValueError(Errors.E097.format(line=line))
+
+
+def _mode(field: str) -> Optional[str]:
+    """The mode a field names, in any case (`Prefer`, `PREFER`: prefer), or None."""
+    lowered = field.lower()
+    return lowered if lowered in WORD_MODES else None
 
 
 def _jieba_word(line: str) -> Optional[str]:

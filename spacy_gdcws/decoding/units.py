@@ -51,14 +51,36 @@ def _is_continuation(cp: int) -> bool:
     return cp < 0x110000 and unicodedata.category(chr(cp)) in _MARKS
 
 
+# per code point: 1 an Extended_Pictographic one (emoji), 0 not, -1 not looked up yet
+_PICTOGRAPHIC = numpy.full(0x110001, -1, dtype=numpy.int8)
+_IS_PICTOGRAPHIC = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def _pictographic(points: numpy.ndarray) -> numpy.ndarray:
+    """Per code point: whether it is Extended_Pictographic (UAX #29: what a zero-width joiner joins)."""
+    points = numpy.clip(points, 0, 0x110000)
+    flags = _PICTOGRAPHIC[points]
+    if (flags < 0).any():
+        new = numpy.unique(points[flags < 0])
+        _PICTOGRAPHIC[new] = numpy.fromiter((cp < 0x110000 and _IS_PICTOGRAPHIC.match(chr(int(cp))) is not None
+                                             for cp in new), dtype=bool, count=len(new))
+        flags = _PICTOGRAPHIC[points]
+    return flags.astype(bool)
+
+
 def grapheme_gaps(points: numpy.ndarray) -> numpy.ndarray:
     """Gaps (len - 1,) between code points of one extended grapheme cluster:
-    before a continuation (`_continues`), after a zero-width joiner, and inside
-    a pair of regional indicators (a flag)."""
+    before a continuation (`_continues`: a zero-width joiner among them), after a
+    zero-width joiner before an emoji (UAX #29 GB11: 👩 U+200D 💻; a joiner between Han
+    characters, 中国 U+200D 人民, joins nothing), and inside a pair of regional
+    indicators (a flag)."""
     points = numpy.asarray(points, dtype=numpy.int64)
     if len(points) < 2:
         return numpy.zeros(0, dtype=bool)
-    inside = _continues(points[1:]) | (points[:-1] == _ZWJ)
+    inside = _continues(points[1:])
+    after_zwj = points[:-1] == _ZWJ
+    if after_zwj.any():
+        inside |= after_zwj & _pictographic(points[1:])
     regional = (points >= 0x1F1E6) & (points <= 0x1F1FF)
     if regional[:-1].any():
         for run_start in numpy.flatnonzero(regional & ~numpy.concatenate([[False], regional[:-1]])).tolist():

@@ -29,6 +29,8 @@ from spacy_gdcws.parse.loss import gold_arcs, parser_loss
 from spacy_gdcws.shipped import JIEBA_DICT
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
+#: the root's relation on a doc, as spaCy's parsers write it (and zh_core_web_*): UD's `root` in CoNLL-U
+ROOT = "ROOT"
 #: CoNLL-U's empty field: a treebank without XPOS (UD Chinese HK, CFL) writes it in every row
 MISSING = "_"
 
@@ -65,8 +67,9 @@ class BiaffineParser(TrainablePipe):
 
     @property
     def labels(self) -> Tuple[str, ...]:
-        """The relation labels (the root's first)."""
-        return tuple(self.cfg["labels"]["deps"])
+        """The relation labels (the root's first: spaCy's ROOT)."""
+        deps = self.cfg["labels"]["deps"]
+        return (ROOT, *deps[1:]) if deps else ()
 
     @property
     def label_data(self) -> Dict[str, List[str]]:
@@ -132,7 +135,8 @@ class BiaffineParser(TrainablePipe):
         # a row past the labels (a model of v1 with more rows than labels) reads as the last label
         upos_ids, xpos_ids, dep_ids = (numpy.array([strings.add(x) for x in labels[kind]] or [strings.add(default)],
                                                    dtype=numpy.uint64)
-                                       for kind, default in (("upos", ""), ("xpos", ""), ("deps", "ROOT")))
+                                       for kind, default in (("upos", ""), ("xpos", ""), ("deps", ROOT)))
+        dep_ids[ROOT_LABEL] = strings.add(ROOT)  # spaCy's root label, also where the saved labels say `root`
         space = numpy.array([strings.add(SPACE_DEP), strings.add(SPACE_POS), strings.add(SPACE_TAG)], dtype=numpy.uint64)
         for doc, parse in zip(docs, parses):
             if not len(doc):
@@ -194,9 +198,9 @@ class BiaffineParser(TrainablePipe):
                     xpos.add(token.tag_)
                 if token.dep_:
                     (roots if token.head.i == token.i else deps).add(token.dep_)
-        root = sorted(roots)[0] if roots else "ROOT"
-        deps.discard(root)
-        self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [root] + sorted(deps)}
+        # the root's relation is spaCy's ROOT whatever the data calls it (UD's root: CoNLL-U writes that)
+        deps -= roots | {ROOT}
+        self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [ROOT] + sorted(deps)}
         self.size_model()
         self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))
         self.cfg["lexicon_tags"] = self.lexicon.tags()

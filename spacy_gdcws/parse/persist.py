@@ -14,7 +14,7 @@ from thinc.api import Model
 from spacy_gdcws.data.features.words import WordLexicon
 from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon, text_lines
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import CHECKSUMS, save_whole, verify_checksums
+from spacy_gdcws.io import CHECKSUMS, break_seal, save_whole, verify_checksums
 from spacy_gdcws.ml.fingerprint import model_fingerprint
 
 FORMAT = 1
@@ -72,6 +72,7 @@ def from_bytes(pipe: SavedParser, data: bytes, exclude: Iterable[str]) -> None:
 
 def to_disk(pipe: SavedParser, path: Path, exclude: Iterable[str]) -> None:
     """Write the parser's cfg, lexicon and model to `path`, whole or not at all."""
+    break_seal(path)
     _record(pipe)
     save_whole(path, {
         "cfg": lambda p: srsly.write_json(p, pipe.cfg),

@@ -22,7 +22,7 @@ from spacy_gdcws.decoding.priors import PairCounts
 from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.io import CHECKSUMS, save_whole, verify_checksums, write_checksums
+from spacy_gdcws.io import CHECKSUMS, PIPELINE_CHECKSUMS, break_seal, save_whole, verify_checksums, write_checksums
 from spacy_gdcws.ml.resources import model_normalizer
 from spacy_gdcws.ml.saved_layout import load_model_bytes
 from spacy_gdcws.ml.fingerprint import model_fingerprint
@@ -74,9 +74,6 @@ def _apply_saved_settings(pipe: SavedSegmenter) -> None:
             setattr(pipe.decoder, name, value)
 
 
-# a whole pipeline's listing (every file but the two that `spacy package` rewrites), written by
-# `seal_pipeline` where the project saves or packages a pipeline, checked by the segmenter's load
-PIPELINE_CHECKSUMS = "pipeline_checksums.json"
 _UNSEALED = ("meta.json", "README.md")
 
 
@@ -117,7 +114,9 @@ def verify_pipeline(path: Path) -> bool:
     def skip(entry: str) -> bool:
         return entry.split("/", 1)[0] in left_out
 
-    verify_checksums(root, PIPELINE_CHECKSUMS, Errors.E125, Errors.E126, skip=skip if left_out else None)
+    # an empty listing is a damaged seal, not an unsealed pipeline: it would switch every check off
+    if not verify_checksums(root, PIPELINE_CHECKSUMS, Errors.E125, Errors.E126, skip=skip if left_out else None):
+        raise ValueError(Errors.E126.format(path=root / PIPELINE_CHECKSUMS))
     return True
 
 
@@ -169,6 +168,7 @@ def _load_model(pipe: SavedSegmenter, data: bytes) -> None:
 
 def to_disk(pipe: SavedSegmenter, path: Path, exclude: Iterable[str]) -> None:
     check_not_quantized(pipe.name, pipe.model)
+    break_seal(path)
     decoder = pipe.decoder
     pipe.cfg["format"] = FORMAT
     pipe.cfg["model_fingerprint"] = model_fingerprint(pipe.model)

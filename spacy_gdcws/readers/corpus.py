@@ -38,12 +38,20 @@ def read_sentences(path: Union[str, Path], fmt: str = "auto") -> Iterator[Senten
     return FORMATS[detect_format(path, fmt)](path)
 
 
+#: the root's relation in a Doc, as spaCy's parsers and pipelines write it (UD's `root` in CoNLL-U)
+ROOT = "ROOT"
+
+
 def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
-    """A reference doc with explicit spaces (no space between Chinese words).
+    """A reference doc with explicit spaces (no space between Chinese words), the root's relation
+    spaCy's `ROOT`.
 
     Without explicit `spaces` the doc would have unknown spaces and spaCy
     would feed the gold words, not characters, to the pipeline.
     """
+    deps = sent.deps
+    if deps is not None and sent.heads is not None:
+        deps = [ROOT if h == i else d for i, (d, h) in enumerate(zip(deps, sent.heads))]
     return Doc(
         vocab,
         words=sent.words,
@@ -51,7 +59,7 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
         tags=sent.tags,
         pos=sent.pos,
         heads=sent.heads,
-        deps=sent.deps,
+        deps=deps,
     )
 
 

@@ -48,5 +48,34 @@ def test_an_unknown_format_and_a_model_without_parser_are_one_line_errors(tagged
     nlp = spacy.load(tagged_model)
     nlp.remove_pipe("parser")
     nlp.to_disk(words_only)
-    none = run_cli("segment", words_only, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "conllu")
+    none = run_cli("segment", words_only, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "pos")
     assert none.returncode == 1 and "E123" in none.stderr and not (tmp_path / "o.txt").exists()
+    # CoNLL-U from the words alone: `_` for the tags and heads nothing set
+    words = run_cli("segment", words_only, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "conllu")
+    assert words.returncode == 0
+    rows = [line.split("\t") for line in (tmp_path / "o.txt").read_text(encoding="utf8").splitlines()
+            if line and not line.startswith("#")]
+    assert rows and all(r[3] == "_" and r[6] == "_" and r[7] == "_" for r in rows)
+
+
+def test_69_a_disabled_parser_is_not_a_tagger_and_spacys_tagger_is(tagged_model, tmp_path):
+    """#69 (1): a pipeline saved with its parser disabled wrote empty tags and every word a root;
+    one whose tags come from spaCy's own tagger was refused because no component is named parser."""
+    (tmp_path / "in.txt").write_text("我爱北京\n", encoding="utf8")
+    disabled = tmp_path / "disabled"
+    spacy.load(tagged_model, enable=["segmenter"]).to_disk(disabled)
+    out = run_cli("segment", disabled, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "pos")
+    assert out.returncode == 1 and "E123" in out.stderr
+    out = run_cli("segment", disabled, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "conllu")
+    rows = [line.split("\t") for line in (tmp_path / "o.txt").read_text(encoding="utf8").splitlines()
+            if line and not line.startswith("#")]
+    assert out.returncode == 0 and all(r[6] == "_" and r[7] == "_" for r in rows)
+    tagged = tmp_path / "tagger"
+    nlp = spacy.load(tagged_model)
+    nlp.remove_pipe("parser")
+    tagger = nlp.add_pipe("tagger")
+    tagger.add_label("NN")
+    nlp.initialize()
+    nlp.to_disk(tagged)
+    out = run_cli("segment", tagged, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "pos")
+    assert out.returncode == 0 and (tmp_path / "o.txt").read_text(encoding="utf8").strip()

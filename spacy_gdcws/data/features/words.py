@@ -21,6 +21,8 @@ from spacy_gdcws.data.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sente
 FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
 MAX_CHARS = 8
 IGNORE = -1
+#: the row of the root's relation among the parser's labels (the first)
+ROOT_ROW = 0
 
 
 @dataclass
@@ -184,9 +186,9 @@ def _aligned_gold(examples: Sequence[Example], where: List[Tuple[int, List[int]]
             if h is not None and dep:
                 if h == i:
                     heads[b, k] = 0
+                    deps[b, k] = ROOT_ROW  # the root's relation, whatever the data calls it (root, ROOT)
                 elif h in position:
                     heads[b, k] = position[h] + 1
-                if heads[b, k] != IGNORE:
                     deps[b, k] = labels.get("deps", {}).get(dep, IGNORE)
             if gold_pos[i]:
                 upos[b, k] = labels.get("upos", {}).get(gold_pos[i], IGNORE)
