@@ -14,6 +14,12 @@ class ErrorsWithCodes(type):
 class Warnings(metaclass=ErrorsWithCodes):
     W001 = ("Skipping an example whose reference doc has unknown spaces: its characters cannot be "
             "aligned to gold words. Build reference docs with explicit `spaces`.")
+    W002 = "{path}:{line}: left out ({message})"
+    W004 = ("The user dictionary of {name!r} has a word that begins or ends inside an atomic unit (a URL, a number, "
+            "a Latin word such as 'haihangMU3456', a grapheme cluster): the unit is kept whole and the word's edge "
+            "there is not a boundary. To let dictionary words cut Latin runs, set atomic_units = False.")
+    W003 = ("{path}: {skipped} of {n} lines left out (bad lines, named above); the rest is loaded. Fix them, or "
+            "load with strict=True (--strict-dict) to refuse such a file.")
 
 
 class Errors(metaclass=ErrorsWithCodes):

@@ -29,6 +29,7 @@ DIFFERS = {
     "ner_segmenter": ["components", "system", "training.annotating_components", "training.frozen_components"]
     + PIPELINE,
     "ud_biaffine": ["components", "corpora", "training.frozen_components"] + PIPELINE,
+    "ud_biaffine_accurate": ["components", "corpora", "training.frozen_components"] + PIPELINE,
     "ud_pipeline": ["components", "system", "training.annotating_components", "training.frozen_components"]
     + PIPELINE,
 }
@@ -58,3 +59,17 @@ def test_a_config_differs_from_default_only_where_it_is_named_to(name):
     differing = {key for key in set(base) | set(config) if base.get(key) != config.get(key)}
     allowed = tuple(f"{prefix}." for prefix in DIFFERS[name])
     assert sorted(key for key in differing if not (key + ".").startswith(allowed)) == []
+
+
+def test_the_two_sizes_of_the_second_stage_differ_only_in_size_and_schedule():
+    """#68: `ud_biaffine_accurate` is `ud_biaffine` (`fast`) at another size: the encoder, the
+    projections, the word table, dropout, and the batches, steps and learning rate that go with it."""
+    fast, accurate = read("ud_biaffine"), read("ud_biaffine_accurate")
+    model = "components.parser.model."
+    sized = {f"{model}{k}" for k in ("lstm_width", "lstm_depth", "arc_width", "label_width", "dropout", "feature_rows")}
+    sized |= {"training.batcher.size.start", "training.batcher.size.stop", "training.max_steps",
+              "training.optimizer.learn_rate"}
+    differing = {key for key in set(fast) | set(accurate) if fast.get(key) != accurate.get(key)}
+    assert differing == sized
+    assert accurate[f"{model}lstm_depth"] > fast[f"{model}lstm_depth"]
+    assert accurate[f"{model}lstm_width"] > fast[f"{model}lstm_width"]

@@ -17,9 +17,10 @@ def split_dict_spec(spec: Union[str, Path], default_mode: str = "force") -> Tupl
 
 
 def load_user_dicts(nlp: Language, specs: Sequence[Union[str, Path]], default_mode: str = "force",
-                    encoding: Optional[str] = None) -> int:
+                    encoding: Optional[str] = None, strict: bool = False) -> int:
     """Load user dictionary files (`PATH` or `PATH:MODE`, any format of
     `decoding.dictionary_files`, in `encoding`) into the pipeline's segmenter, each
-    file whole in one table build. RETURNS the number of entries."""
+    file whole in one table build (a bad line left out with a warning, or, `strict`, the file
+    refused). RETURNS the number of entries."""
     segmenter = nlp.get_pipe(find_segmenter(nlp))
-    return sum(segmenter.load_user_dict(*split_dict_spec(spec, default_mode), encoding) for spec in specs)
+    return sum(segmenter.load_user_dict(*split_dict_spec(spec, default_mode), encoding, strict) for spec in specs)

@@ -2,7 +2,8 @@
 import re
 import signal
 import sys
-from typing import IO, Any, Callable, NoReturn
+import warnings
+from typing import IO, Any, Callable, NoReturn, Optional
 
 import typer
 
@@ -17,6 +18,7 @@ app = typer.Typer(
 
 # a coded message of this package, spaCy or thinc: a code in brackets, then the message
 _CODED = re.compile(r"^\[[EW]\d{3,}\]")
+_CODED_WARNING = re.compile(r"^\[W\d{3,}\]")
 
 
 def _version(value: bool) -> None:
@@ -85,10 +87,24 @@ def _terminate(signum: int, frame: Any) -> NoReturn:
     raise SystemExit(128 + signum)
 
 
+_SHOW_WARNING = warnings.showwarning
+
+
+def _one_line_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
+                      line: Optional[str] = None) -> None:
+    """The package's coded warnings as one line on stderr (others as Python shows them)."""
+    text = str(message)
+    if _CODED_WARNING.match(text):
+        print(f"⚠ {text}", file=sys.stderr)
+    else:
+        _SHOW_WARNING(message, category, filename, lineno, file, line)
+
+
 def run() -> None:
     """The command line: a coded error (a mistake in the input, the arguments or
     a model file) is one line on stderr and exit status 1, not a traceback."""
     signal.signal(signal.SIGTERM, _terminate)
+    warnings.showwarning = _one_line_warning
     try:
         app()
     except (ValueError, OSError, KeyError, ImportError) as e:

@@ -25,6 +25,7 @@ def segment_cli(
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),
+    strict_dict: bool = typer.Option(False, "--strict-dict", help="Refuse a user dictionary file at its first bad line (default: leave the line out with a warning, as jieba does)"),
     granularity: Optional[str] = typer.Option(None, "--granularity", help="fine (the model's words) or coarse (merged into the general lexicon's words where the model's boundaries allow); default: the pipeline's"),
     search: bool = typer.Option(False, "--search", help="Search granularity (jieba's cut_for_search): each word preceded by the user dictionary's and general lexicon's words inside it"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
@@ -72,7 +73,7 @@ def segment_cli(
     nlp = load_pipeline(model, words_only=fmt == "words")
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
-    load_user_dicts(nlp, user_dict, user_dict_mode, encoding)
+    load_user_dicts(nlp, user_dict, user_dict_mode, encoding, strict_dict)
     if search:
         add_search(nlp)
     # a stream: memory stays flat however long the input is

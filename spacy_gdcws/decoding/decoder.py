@@ -23,6 +23,7 @@ factory (`pipeline.factory`): see docs/add-a-decoding-weight.md.
 """
 import math
 import threading
+import warnings
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
@@ -44,7 +45,7 @@ from spacy_gdcws.decoding.settings import Setting
 from spacy_gdcws.decoding.units import inner_gaps
 from spacy_gdcws.decoding.user_dict import UserDictionary
 from spacy_gdcws.decoding.word_tables import Snapshot
-from spacy_gdcws.errors import Errors
+from spacy_gdcws.errors import Errors, Warnings
 
 
 def decoding_weight(name: str, value: Any) -> float:
@@ -88,6 +89,29 @@ def check_granularity(value: Any) -> str:
     return value
 
 
+def keep_phrases(user_dict: Snapshot, arrays: Any, bounds: numpy.ndarray, real: numpy.ndarray) -> numpy.ndarray:
+    """The user dictionary's phrases (words with single spaces, `Edu Trust认证`) kept whole where the
+    text (`arrays.text`, normalized) has exactly their characters from one token's start to another's
+    end: no boundary inside, one at each edge (a phrase is found after decoding, whatever the model
+    or another dictionary word says there)."""
+    spans = user_dict.phrase_spans(arrays.text) if user_dict.phrases else []
+    if not spans:
+        return bounds
+    idx = arrays.idx
+    ends = idx + arrays.length
+    bounds = bounds.copy()
+    for start, end in spans:
+        a = int(numpy.searchsorted(idx, start))
+        b = int(numpy.searchsorted(idx, end)) - 1
+        if a >= len(idx) or b <= a or idx[a] != start or ends[b] != end:
+            continue  # not on token edges
+        bounds[a:b] = False
+        for gap in (a - 1, b):
+            if 0 <= gap < len(bounds) and real[gap]:
+                bounds[gap] = True
+    return bounds
+
+
 class Decoder:
     """Turns a batch's scores into word boundaries (see the module docstring).
 
@@ -129,6 +153,7 @@ class Decoder:
         self.user_dict_bonus = user_dict_bonus
         self.user_dict_freq_scale = user_dict_freq_scale
         self.atomic_units = atomic_units
+        self._warned_units = False
         self._user_dict = UserDictionary(normalizer=self._normalizer)
         self.granularity = granularity
         # where "coarse" gets its words (the segmenter's general lexicon): asked at each coarse decode,
@@ -235,8 +260,12 @@ class Decoder:
         user_dict = self.user_dict.snapshot() if user_dict is None else user_dict
         if len(user_dict):
             words, bias = user_dict.gap_rules(arrays.codes, self.user_dict_bonus, self.user_dict_freq_scale)
-            # a dictionary word never cuts an atomic unit (a URL, a ZWJ emoji) open
-            constraints = numpy.where((words >= 0) & ~forced & ~(inner & (words == 1)), words, constraints)
+            # a dictionary word never cuts an atomic unit (a URL, a ZWJ emoji, a Latin word) open
+            cuts_a_unit = inner & (words == 1)
+            if cuts_a_unit.any() and not self._warned_units:
+                self._warned_units = True  # once per segmenter: a text may hold the word thousands of times
+                warnings.warn(Warnings.W004.format(name=self.name), stacklevel=3)
+            constraints = numpy.where((words >= 0) & ~forced & ~cuts_a_unit, words, constraints)
         return constraints, bias
 
     def decode(self, docs: DocBatch, scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:
@@ -272,7 +301,7 @@ class Decoder:
                                      [flat.breaks[a : b + 1] for a, b in spans])
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
-            return self._combine(user_dict, flat.codes, bounds, ~real, constraint)
+            return keep_phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds, ~real, constraint), real)
         self.check_counts()
         # the scores' own dtype: the threshold is subtracted in it, as always
         logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
@@ -289,7 +318,7 @@ class Decoder:
             bounds = self._chain_boundaries(laid, logits, constraint, index)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        return self._combine(user_dict, flat.codes, bounds & real, ~real, constraint)
+        return keep_phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds & real, ~real, constraint), real)
 
     def _combine(self, user_dict: Snapshot, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
                  constraint: numpy.ndarray) -> numpy.ndarray:

@@ -15,14 +15,18 @@ One entry a line (fields separated by spaces or tabs):
 
 Frequencies are whole numbers (jieba writes some as `3.0`). Empty lines and lines that
 start with `#` are skipped; a byte-order mark may start any line (files concatenated);
-CRLF is fine. Anything else is E015 with file and line (`北京 上海`, `New York`, `北京
-Prefer`, `   12 北京`, jieba's `Edu Trust认证 2000`, whose word holds a space, and a frequency
-too large for 64 bits among them): a line is never half read. A word listed twice takes its last line's mode and frequency. Files are UTF-8
+CRLF is fine. A line that jieba's grammar reads as a word with spaces (`Edu Trust认证 2000`, `New
+York`) gives that phrase (`user_dict`: kept as one token where the text has it). Anything else is a
+bad line (`   12 北京`, a frequency too large for 64 bits): as jieba does, it is left out and the
+rest loads, with a warning naming file and line (W002) and a count (W003); `strict=True` refuses the
+file at it (E015). A line is never half read. A word listed twice takes its last line's mode and
+frequency. Files are UTF-8
 unless `encoding` says otherwise (GBK, GB18030, ...); a UTF-16 file with its byte-order
 mark is read as UTF-16.
 """
 import codecs
 import re
+import warnings
 from pathlib import Path
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
@@ -33,9 +37,11 @@ from spacy_gdcws.decoding.user_dict import (
     check_mode,
     check_word,
 )
-from spacy_gdcws.errors import Errors
+from spacy_gdcws.errors import Errors, Warnings
 
 Entry = Tuple[str, str, Optional[int]]
+# the bad lines of one file named in a warning each (the rest are counted in the summary)
+MAX_LINE_WARNINGS = 20
 
 
 class DictLine(NamedTuple):
@@ -50,46 +56,64 @@ class DictLine(NamedTuple):
 JIEBA_TAGS = frozenset(
     "a ad ag an b c d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg u "
     "ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
-# a tag as jieba writes one after a frequency, and as HanLP and pkuseg write theirs (ASCII)
+# a tag as jieba writes one after a frequency, and as HanLP and pkuseg write theirs (ASCII; HanLP's
+# and jieba's start lowercase: `New York 20` is a phrase and its frequency, not a word, a tag and a count)
 _JIEBA_TAG = re.compile(r"[a-z]+")
 _TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_HANLP_TAG = re.compile(r"[a-z][A-Za-z0-9_]*")
+# jieba's grammar of a dictionary line (jieba/__init__.py `re_userdict`)
+_JIEBA_LINE = re.compile(r"^(.+?)( [0-9]+)?( [a-z]+)?$")
 # jieba's dict.txt line, `word freq tag` with single spaces
 _WORD_FREQ_TAG = re.compile(r"(\S+) ([0-9]+) ([a-z]+)")
 
 
 def read_user_dict(path: Union[str, Path], default_mode: str = "force",
-                   encoding: Optional[str] = None) -> List[Entry]:
+                   encoding: Optional[str] = None, strict: bool = False) -> List[Entry]:
     """Entries (word, mode, freq) of a dictionary file, each word once (its last line).
 
     path (Union[str, Path]): The file.
     default_mode (str): The mode of words given without one.
     encoding (Optional[str]): The file's encoding (None: UTF-8, or UTF-16 by its BOM).
+    strict (bool): Refuse the whole file at its first bad line (E015), instead of leaving the
+        line out with a warning naming file and line (W002) and a summary (W003), as jieba does.
     RETURNS (List[Entry]): In the order of each word's last line.
     """
     check_mode(default_mode)
     entries: Dict[str, Entry] = {}
-    for entry in read_lines(path, default_mode, encoding):
+    for entry in read_lines(path, default_mode, encoding, strict):
         entries.pop(entry.word, None)  # the last line of a word wins
         entries[entry.word] = (entry.word, entry.mode, entry.freq)
     return list(entries.values())
 
 
-def read_lines(path: Union[str, Path], default_mode: str = "force", encoding: Optional[str] = None) -> Iterator[DictLine]:
-    """Every entry line of a dictionary file, in order (`parse_line`; E015 names the first bad line)."""
+def read_lines(path: Union[str, Path], default_mode: str = "force", encoding: Optional[str] = None,
+               strict: bool = True) -> Iterator[DictLine]:
+    """Every entry line of a dictionary file, in order (`parse_line`); a bad line is E015 (`strict`) or
+    left out with a warning (`text_lines`)."""
     path = Path(path)
-    return text_lines(_read(path, encoding), str(path), default_mode)
+    return text_lines(_read(path, encoding), str(path), default_mode, strict)
 
 
-def text_lines(text: str, source: str, default_mode: str = "force") -> Iterator[DictLine]:
-    """Every entry line of a dictionary's text, in order (E015 names `source` and the first bad line)."""
+def text_lines(text: str, source: str, default_mode: str = "force", strict: bool = True) -> Iterator[DictLine]:
+    """Every entry line of a dictionary's text, in order. A bad line: with `strict`, E015 naming
+    `source` and the line (nothing is loaded); else the line is left out with a warning naming them
+    (W002; the first `MAX_LINE_WARNINGS` lines), and a summary counts what was left out (W003)."""
+    skipped = n = 0
     for number, line in enumerate(text.splitlines(), 1):
         line = line.lstrip("\ufeff")
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        n += 1
         try:
             yield parse_line(line, default_mode)
         except ValueError as err:
-            raise ValueError(Errors.E015.format(path=source, line=number, message=err)) from None
+            if strict:
+                raise ValueError(Errors.E015.format(path=source, line=number, message=err)) from None
+            skipped += 1
+            if skipped <= MAX_LINE_WARNINGS:
+                warnings.warn(Warnings.W002.format(path=source, line=number, message=err), stacklevel=2)
+    if skipped:
+        warnings.warn(Warnings.W003.format(path=source, skipped=skipped, n=n), stacklevel=2)
 
 
 def tagged_lexicon(lines: Iterable[DictLine]) -> Dict[str, Tuple[int, str]]:
@@ -128,10 +152,16 @@ def parse_line(line: str, default_mode: str) -> DictLine:
         return DictLine(check_word(word), mode, _count(rest[0]), rest[1] if len(rest) == 2 else None)  # jieba: WORD FREQ [TAG]
     if len(rest) == 1 and rest[0] in JIEBA_TAGS and not modes:
         return DictLine(check_word(word), mode, None, rest[0])  # jieba: WORD TAG
-    if len(rest) % 2 == 0 and all(_TAG.fullmatch(t) and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
+    if len(rest) % 2 == 0 and all(_HANLP_TAG.fullmatch(t) and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
         return DictLine(check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ), rest[0])  # HanLP
-    if not modes and _jieba_word(line) is not None:  # jieba reads the fields before FREQ/TAG as one word
-        check_word(_jieba_word(line))  # E046: whitespace inside a word
+    jieba = _JIEBA_LINE.match(line.strip())
+    if not modes and jieba is not None and " " in jieba.group(1) and not line[:1].isspace() \
+            and not any(_is_count(p) or p in JIEBA_TAGS or _mode(p) for p in jieba.group(1).split(" ")[1:]):
+        # jieba's own grammar reads the fields before FREQ and TAG as one word: a phrase (`Edu Trust认证 2000`;
+        # not where a part is a number, a tag or a mode, `北京 ns ns`, nor on an indented line: mistakes)
+        freq, tag = jieba.group(2), jieba.group(3)
+        return DictLine(check_word(jieba.group(1)), mode, _count(freq.strip()) if freq else None,
+                        tag.strip() if tag else None)
     raise ValueError(Errors.E097.format(line=line))
 
 
@@ -141,19 +171,12 @@ def _mode(field: str) -> Optional[str]:
     return lowered if lowered in WORD_MODES else None
 
 
-def _jieba_word(line: str) -> Optional[str]:
-    """The word jieba's grammar reads off a line with spaces inside it (`Edu Trust认证 2000` ->
-    `Edu Trust认证`), or None where it reads no such word."""
-    match = re.match(r"^(.+?)( [0-9]+)?( [a-z]+)?$", line.strip())
-    word = match.group(1) if match else None
-    return word if word and " " in word else None
-
-
 def load_user_dict(user_dict: UserDictionary, path: Union[str, Path], mode: str = "force",
-                   encoding: Optional[str] = None) -> int:
-    """Read a dictionary file (`read_user_dict`) and add its words at once, by mode,
-    with their frequencies. RETURNS the number of entries."""
-    entries = read_user_dict(path, mode, encoding)
+                   encoding: Optional[str] = None, strict: bool = False) -> int:
+    """Read a dictionary file (`read_user_dict`: a bad line left out with a warning, or, `strict`,
+    the file refused) and add its words at once, by mode, with their frequencies. RETURNS the
+    number of entries."""
+    entries = read_user_dict(path, mode, encoding, strict)
     by_mode: Dict[str, List[str]] = {}
     freqs = {word: freq for word, _, freq in entries if freq is not None}
     for word, word_mode, _ in entries:

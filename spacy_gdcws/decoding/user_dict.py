@@ -17,8 +17,9 @@ Modes (what a word of the dictionary does where it occurs in a text):
   are already model boundaries (HanLP's `dict_combine`): with 和服 in the
   dictionary, 商品/和/服务 stays as it is, while 和/服 between boundaries becomes 和服.
 
-A word cannot contain whitespace: whitespace is always a word boundary (so that
-`doc.text` never changes). Frequencies (jieba's files) are kept with the words
+Whitespace is a word boundary (`doc.text` never changes), but for a word with single spaces
+between its parts (jieba's `Edu Trust认证`, `Louis Vuitton`: a phrase): it is kept as one token
+(holding its spaces) wherever the text has exactly that run, whatever its mode (`phrase_spans`). Frequencies (jieba's files) are kept with the words
 (`freqs`); a "prefer" word's bonus scales with its frequency where the decoder's
 `user_dict_freq_scale` is set (`word_tables.freq_weight`). Files in the formats users have:
 `decoding.dictionary_files`; the lookup tables: `decoding.word_tables`.
@@ -42,6 +43,8 @@ MAX_FREQ = 2**63 - 1
 WORD_MODES = ("force", "prefer", "combine")
 # modes whose occurrences are fixed by forward maximum matching before decoding
 _HARD = ("force", "split")
+# the group of the words with spaces (phrases), found in the text after decoding
+PHRASE = "phrase"
 
 
 def check_mode(mode: str) -> str:
@@ -51,16 +54,19 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-# whitespace (never inside a word) and lone surrogates (not text spaCy can store), in one search
+# whitespace (only single spaces inside a phrase) and lone surrogates (not text spaCy can store), in one search
 _NOT_IN_A_WORD = re.compile(r"[\s\ud800-\udfff]")
+# a phrase: parts without whitespace joined by single spaces
+_PHRASE = re.compile(r"\S+(?: \S+)+")
 
 
 def check_word(word: object) -> str:
-    """E046 unless `word` is a non-empty string without whitespace (E066: not Unicode spaCy can store)."""
+    """E046 unless `word` is a non-empty string without whitespace, or a phrase (parts joined by
+    single spaces); E066: not Unicode spaCy can store."""
     if not isinstance(word, str) or not word:
         raise ValueError(Errors.E046.format(word=word))
     if _NOT_IN_A_WORD.search(word):
-        if any(c.isspace() for c in word):
+        if any(c.isspace() for c in word) and not _PHRASE.fullmatch(word):
             raise ValueError(Errors.E046.format(word=word))
         check_unicode(word)
     return word
@@ -205,7 +211,7 @@ class UserDictionary:
                     self._splits_changed |= self.splits.pop(word, None) is not None
                 pending.setdefault(_place(word, old), {})[word] = None
             words[word] = mode
-            place = ("hard" if mode in _HARD else mode, len(word))
+            place = _place(word, mode)
             touched = pending.get(place)
             if touched is None:
                 touched = pending[place] = {}
@@ -221,7 +227,10 @@ class UserDictionary:
         make a new snapshot (under the lock)."""
         old = self._snapshot
         tables = {group: dict(by_size) for group, by_size in old.tables.items()}
+        phrases_changed = any(group == PHRASE for group, _ in self._pending)
         for (group, size), touched in self._pending.items():
+            if group == PHRASE:  # matched in the text, not through the tables
+                continue
             words = list(touched)
             entries = self._entries.setdefault((group, size), {})
             holders = self._holders.setdefault((group, size), {})
@@ -247,8 +256,11 @@ class UserDictionary:
                 tables.setdefault(group, {})[size] = (LengthTable.build(size, entries) if table is None
                                                       else table.edited(entries, keys))
         view = MappingProxyType(dict(self.splits)) if self._splits_changed else old.splits
+        phrases = old.phrases
+        if phrases_changed:
+            phrases = MappingProxyType({self._normalizer.text(w): w for w in self.words if " " in w})
         self._pending, self._splits_changed = {}, False
-        self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words), self.freqs)
+        self._snapshot = Snapshot({g: t for g, t in tables.items() if t}, view, len(self.words), self.freqs, phrases)
 
     def matches(self, codes: numpy.ndarray, group: str = "hard") -> List[Tuple[int, int, str]]:
         """`Snapshot.matches` of the dictionary as it is now."""
@@ -336,5 +348,8 @@ def _restore(rows: List[list], normalizer: Union[CharNormalizer, str]) -> UserDi
 
 
 def _place(word: str, mode: str) -> Tuple[str, int]:
-    """The table a word of `mode` lives in: its mode group and its length."""
+    """The table a word of `mode` lives in: its mode group (a phrase's: "phrase", whatever its mode)
+    and its length."""
+    if " " in word:
+        return PHRASE, len(word)
     return ("hard" if mode in _HARD else mode), len(word)

@@ -12,6 +12,7 @@ Tables are immutable. An edit makes new ones for the lengths it touches and a ne
 it sees the dictionary before an edit or after it, never half of it, and never waits.
 """
 import math
+import re
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 import numpy
@@ -114,13 +115,26 @@ def freq_weight(freq: Optional[int], scale: float) -> float:
 class Snapshot:
     """The dictionary as a decode reads it: tables by group and length, and the splits."""
 
-    __slots__ = ("tables", "splits", "n_words", "freqs")
+    __slots__ = ("tables", "splits", "n_words", "freqs", "phrases", "_phrase_pattern")
 
     def __init__(self, tables: Dict[str, Dict[int, LengthTable]], splits: Mapping[str, Tuple[str, ...]],
-                 n_words: int, freqs: Optional[Mapping[str, int]] = None) -> None:
+                 n_words: int, freqs: Optional[Mapping[str, int]] = None,
+                 phrases: Optional[Mapping[str, str]] = None) -> None:
         self.tables, self.splits, self.n_words = tables, splits, n_words
         # the words' frequencies, read live (an edit of a word's frequency alone is O(1))
         self.freqs: Mapping[str, int] = freqs if freqs is not None else {}
+        # the words with single spaces (normalized -> as given), found in the text
+        self.phrases: Mapping[str, str] = phrases if phrases is not None else {}
+        self._phrase_pattern: Optional["re.Pattern[str]"] = None
+
+    def phrase_spans(self, text: str) -> List[Tuple[int, int]]:
+        """The character spans of the phrases' occurrences in `text` (normalized), left to right,
+        the longest phrase where two start together, none overlapping."""
+        if not self.phrases:
+            return []
+        if self._phrase_pattern is None:
+            self._phrase_pattern = re.compile("|".join(re.escape(p) for p in sorted(self.phrases, key=len, reverse=True)))
+        return [(m.start(), m.end()) for m in self._phrase_pattern.finditer(text)]
 
     def __len__(self) -> int:
         return self.n_words

@@ -142,10 +142,12 @@ class GDSegmenter(TrainablePipe):
         """Forced splits: `{"和服务": ["和", "服务"]}` cuts each occurrence into its parts."""
         return self.user_dict.add_splits(splits)
 
-    def load_user_dict(self, path: Union[str, Path], mode: str = "force", encoding: Optional[str] = None) -> int:
+    def load_user_dict(self, path: Union[str, Path], mode: str = "force", encoding: Optional[str] = None,
+                       strict: bool = False) -> int:
         """Load a dictionary file (jieba's, HanLP's or pkuseg's format, `decoding.dictionary_files`;
-        `encoding` None: UTF-8, or UTF-16 by its BOM). RETURNS (int): the number of entries."""
-        return load_user_dict(self.user_dict, path, mode, encoding)
+        `encoding` None: UTF-8, or UTF-16 by its BOM; a bad line is left out with a warning, or,
+        `strict`, refuses the file). RETURNS (int): the number of entries."""
+        return load_user_dict(self.user_dict, path, mode, encoding, strict)
 
     def remove_words(self, words: Iterable[str]) -> None:
         """Remove words from the user dictionary (`user_dict.reset()` removes all)."""

@@ -17,13 +17,36 @@ def _read(tmp_path, text, **kwargs):
     return read_user_dict(path, **kwargs)
 
 
-@pytest.mark.parametrize("line", ["北京 上海", "New York", "北京 Prefer", "上海 prefered", "广州 split",
-                                  "深圳 COMBINE", "   12 北京", "北京 ns ns", "北京 5 n 6"])
-def test_a_line_in_no_format_is_refused_with_its_line(tmp_path, line):
+@pytest.mark.parametrize("line", ["上海 prefered", "广州 split", "   12 北京", "北京 ns ns", "北京 5 n 6"])
+def test_a_line_in_no_format_is_refused_with_its_line_when_strict(tmp_path, line):
     """S7: any identifier after a word was taken as a pkuseg tag and dropped (`北京 上海` loaded 北京,
-    `北京 Prefer` loaded 北京 as force, `   12 北京` loaded the word 12)."""
+    `   12 北京` loaded the word 12). Strict: the file is refused at the line."""
     with pytest.raises(ValueError, match=r"E015.*dict.txt:2:"):
-        _read(tmp_path, f"天安门\n{line}\n")
+        _read(tmp_path, f"天安门\n{line}\n", strict=True)
+
+
+@pytest.mark.parametrize("line", ["上海 prefered", "   12 北京", "北京 ns ns"])
+def test_69_a_bad_line_is_left_out_with_a_warning_and_the_rest_loads(tmp_path, line):
+    """#69: as jieba reads a dictionary, a bad line does not refuse the file: a warning names file and
+    line (W002), another counts them (W003), and every other line loads."""
+    with pytest.warns(UserWarning) as record:
+        entries = _read(tmp_path, f"天安门\n{line}\n故宫 5\n")
+    assert [e[0] for e in entries] == ["天安门", "故宫"]
+    messages = [str(w.message) for w in record]
+    assert any("W002" in m and "dict.txt:2" in m for m in messages) and any("W003" in m and "1 of 3" in m
+                                                                             for m in messages)
+
+
+@pytest.mark.parametrize("line,expected", [("北京 Prefer", ("北京", "prefer", None)),
+                                           ("深圳 COMBINE", ("深圳", "combine", None)),
+                                           ("北京\tPrefer", ("北京", "prefer", None)),
+                                           ("北京 PREFER 5", ("北京", "prefer", 5)),
+                                           ("北京 上海", ("北京 上海", "force", None)),
+                                           ("New York 20", ("New York", "force", 20))])
+def test_69_modes_in_any_case_and_words_with_spaces(tmp_path, line, expected):
+    """#69 (7): `北京<TAB>Prefer` and `北京 PREFER 5` loaded as force; jieba's grammar reads the fields
+    before a frequency and a tag as one word (`New York 20`: a phrase, kept whole in the text)."""
+    assert _read(tmp_path, line + "\n", strict=True) == [expected]
 
 
 def test_each_format_reads_its_fields(tmp_path):
@@ -57,7 +80,7 @@ def test_a_byte_order_mark_may_start_any_line(tmp_path):
 def test_a_frequency_beyond_64_bits_is_refused_at_its_line(tmp_path):
     """L7: a 23-digit jieba frequency loaded, then to_disk / to_bytes raised OverflowError."""
     with pytest.raises(ValueError, match=r"E015.*dict.txt:1:.*E096"):
-        _read(tmp_path, "北京 12345678901234567890123\n")
+        _read(tmp_path, "北京 12345678901234567890123\n", strict=True)
     assert _read(tmp_path, f"北京 {MAX_FREQ}\n") == [("北京", "force", MAX_FREQ)]
     with pytest.raises(ValueError, match="E096"):
         UserDictionary().add(["北京"], "force", {"北京": MAX_FREQ + 1})
@@ -82,7 +105,7 @@ def test_an_unknown_encoding_is_a_coded_error(tmp_path):
 
 
 @pytest.mark.parametrize("row,code", [
-    (["北京", "Force"], "E045"), (["", "force"], "E046"), (["北 京", "force"], "E046"),
+    (["北京", "Force"], "E045"), (["", "force"], "E046"), (["北  京", "force"], "E046"), (["北\t京", "force"], "E046"),
     (["和服务", "split", ["和", "服"]], "E084"), (["和服务", "split"], "E098"), (["北京"], "E098"),
     (["北京", "force", 10**20], "E096"), ("北京", "E098")])
 def test_saved_rows_are_checked_on_load(row, code):
@@ -98,13 +121,13 @@ def test_saved_rows_are_checked_on_load(row, code):
 JIEBA_SAMPLE = [
     ("云计算", "force", 5), ("李小福", "force", 2), ("创新办", "force", 3), ("easy_install", "force", 3),
     ("好用", "force", 300), ("韩玉赏鉴", "force", 3), ("八一双鹿", "force", 3), ("台中", "force", None),
-    ("凱特琳", "force", None), "E046",
+    ("凱特琳", "force", None), ("Edu Trust认证", "force", 2000),
 ]
 
 
 def test_jiebas_own_sample_file_line_by_line():
     """#61 (6): `凱特琳 nz` (a word and a tag) was refused with E015, and `Edu Trust认证 2000` read as
-    the word `Edu` with frequency 2000."""
+    the word `Edu` with frequency 2000; #69: it is the phrase `Edu Trust认证`, as jieba reads it."""
     from pathlib import Path
 
     from spacy_gdcws.decoding.dictionary_files import parse_line
@@ -126,6 +149,7 @@ def test_a_mode_beside_a_frequency_or_after_a_tab_is_the_mode(tmp_path, line):
     assert entry[:2] == ("北京", "prefer") and entry[2] in (None, 5)
 
 
-def test_a_file_with_a_word_holding_a_space_is_refused_at_its_line(tmp_path):
-    with pytest.raises(ValueError, match=r"E015.*dict.txt:2:.*E046"):
-        _read(tmp_path, "云计算 5\nEdu Trust认证 2000\n")
+def test_a_file_with_a_word_holding_a_space_loads_it_as_a_phrase(tmp_path):
+    """#69: jieba's own sample file (`Edu Trust认证 2000`): a phrase and its frequency."""
+    assert _read(tmp_path, "云计算 5\nEdu Trust认证 2000\n", strict=True) == [("云计算", "force", 5),
+                                                                             ("Edu Trust认证", "force", 2000)]

@@ -374,3 +374,25 @@ def test_a_dictionary_given_a_normalizer_keeps_its_splits():
     constraints, _ = user_dict.gap_rules(codes, 0.0)
     # 商品|和|服务|在|北京: the split cuts 和|服务 (gap 2 and 3 are boundaries, 4 inside 服务 is not)
     assert constraints.tolist() == [-1, 1, 1, 0, 1, 1, 0]
+
+
+def test_69_jiebas_sample_loads_whole_and_a_phrase_stays_one_token(trained_copy, tmp_path):
+    """#69: jieba's own sample dictionary loaded 0 of its 10 lines (line 10, `Edu Trust认证 2000`,
+    refused the file); now 10 of 10, the phrase kept as one token where the text has exactly that
+    run, through a save, in `pipe` as in a call, never where the spaces differ."""
+    from pathlib import Path
+
+    nlp = trained_copy
+    seg = nlp.get_pipe("gdcws_segmenter")
+    assert seg.load_user_dict(Path(__file__).parents[1] / "fixtures" / "jieba_userdict.txt") == 10
+    text = "Edu Trust认证是新加坡的认证"
+    words = [t.text for t in nlp(text)]
+    assert words[0] == "Edu Trust认证"
+    assert nlp(text).text == text
+    assert [t.text for t in nlp("Edu  Trust认证")][:2] != ["Edu  Trust认证"]
+    assert [[t.text for t in d] for d in nlp.pipe([text, "我看Edu Trust认证"])] == [words, [t.text for t in nlp("我看Edu Trust认证")]]
+    assert "Edu Trust认证" in [t.text for t in nlp("我看Edu Trust认证")]
+    nlp.to_disk(tmp_path / "p")
+    import spacy
+
+    assert [t.text for t in spacy.load(tmp_path / "p")(text)] == words

@@ -182,3 +182,14 @@ def test_a_parser_saved_before_its_sizes_came_from_the_data_loads_and_parses_as_
     got = [[[t.text, t.pos_, t.tag_, t.dep_, t.head.i] for t in doc] for doc in nlp.pipe(expected["texts"])]
     # #69: the root's relation is spaCy's ROOT now (the fixture's labels say UD's root)
     assert got == [[[w, p, t, "ROOT" if d == "root" else d, h] for w, p, t, d, h in doc] for doc in expected["analyses"]]
+
+
+def test_the_whole_pipeline_pipes_as_it_calls_for_batch_sizes_1_and_256(tagged_model):
+    """#68: words, tags, heads and relations from raw text are the same through `nlp.pipe` at batch
+    sizes 1 and 256 as through `nlp()` one text at a time."""
+    nlp = spacy.load(tagged_model)
+    texts = ["我爱北京天安门。他说：“今天天气很好。”", "", "  第一句。第二句！\t第三句", "Edu Trust认证 2000 年",
+             "一" * 300] * 3
+    one_by_one = [_analysis(nlp(text)) for text in texts]
+    for batch_size in (1, 256):
+        assert [_analysis(doc) for doc in nlp.pipe(texts, batch_size=batch_size)] == one_by_one

@@ -106,3 +106,26 @@ def test_project_workflow_segmenter(tmp_path):
     assert pipe_names == ["segmenter"] and "dep_las" not in performance
     assert "".join(words) == "我爱北京天安门。"
     assert installed("zh_gdcwsseg") == before
+
+
+@pytest.mark.slow
+def test_project_workflow_all_accurate(tmp_path):
+    """#68: the `accurate` second stage (configs/ud_biaffine_accurate.cfg, for a GPU) trains and
+    packages through the same main job, here on the CPU at a few steps."""
+    project = copy_project(tmp_path)
+    cmd = [sys.executable, "-m", "spacy", "project", "run", "all", str(project), "--vars.max_steps", "10",
+           "--vars.pipeline_steps", "4", "--vars.pipeline_config", "ud_biaffine_accurate",
+           "--vars.package_name", "gdcwsacc"]
+    before = installed("zh_gdcwsacc")
+    pip_args, env = isolated(tmp_path)
+    out = subprocess.run(cmd + pip_args, capture_output=True, text=True, env=env)
+    assert out.returncode == 0, (out.stdout[-3000:], out.stderr[-3000:])
+    code = ("import spacy; nlp = spacy.load('zh_gdcwsacc'); m = nlp.get_pipe('parser').model; "
+            "print(repr((nlp.pipe_names, m.attrs['net_args']['lstm_depth'], m.attrs['net_args']['lstm_width'], "
+            "[(t.text, t.dep_) for t in nlp('我爱北京天安门。')])))")
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert fresh.returncode == 0, fresh.stderr
+    pipe_names, depth, width, analysis = eval(fresh.stdout.strip().splitlines()[-1])
+    assert pipe_names == ["segmenter", "parser"] and (depth, width) == (3, 400)
+    assert "".join(w for w, _ in analysis) == "我爱北京天安门。" and sum(d == "ROOT" for _, d in analysis) == 1
+    assert installed("zh_gdcwsacc") == before
