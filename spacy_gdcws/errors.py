@@ -161,3 +161,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E133 = "{path}:{line}: the system's sentence has a cycle of heads that never reaches the root: it is not a tree, so it cannot be scored. Fix the system's output."
     E134 = "{path}:{line}: the system file goes on after the sentences of the {n} gold texts: it is not the output for these texts (a block repeated, or another file appended)."
     E135 = "{name} is a switch: give True or False, got {value!r} (a string such as 'false' would read as True)."
+    E136 = "{path} cannot be read ({message}): the saved pipeline is damaged. Install or save the pipeline again."

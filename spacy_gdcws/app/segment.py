@@ -32,11 +32,35 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
     if words_only and "exclude" not in kwargs:
         kwargs["exclude"] = after_last_segmenter(model) or []
     with leaving_out(kwargs.get("exclude", ())):
-        nlp = spacy.load(model, **kwargs)
+        try:
+            nlp = spacy.load(model, **kwargs)
+        except ValueError as err:
+            raise damaged_file(model, err) from None
     nlp.max_length = sys.maxsize
     if words_only:
         keep_words_only(nlp)
     return nlp
+
+
+def damaged_file(model: str, err: ValueError) -> ValueError:
+    """A coded error for a pipeline that fails to load: the error itself where it is coded (it names
+    its file), else E136 naming the first of the pipeline's JSON files that cannot be read (srsly's
+    own error names none: a damaged vocab/strings.json)."""
+    import srsly
+
+    text = str(err.args[0]) if err.args else str(err)
+    if text.startswith("[E"):
+        return err
+    path = Path(model)
+    if not path.exists() and spacy.util.is_package(model):
+        package = spacy.util.get_package_path(model)
+        path = next((p for p in package.iterdir() if (p / "config.cfg").is_file()), package)
+    for json_file in sorted(path.rglob("*.json")) if path.is_dir() else []:
+        try:
+            srsly.read_json(json_file)
+        except ValueError as bad:
+            return ValueError(Errors.E136.format(path=json_file, message=bad))
+    return err
 
 
 def after_last_segmenter(model: str) -> Optional[List[str]]:

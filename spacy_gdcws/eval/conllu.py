@@ -71,7 +71,8 @@ def piece_blocks(doc: Doc, line_number: int, first_k: int = 1, starts_line: bool
         words = [t for t in sent if not t.is_space]
         start, end = words[0].idx, words[-1].idx + len(words[-1].text)
         next_start = firsts[k + 1].idx if k + 1 < len(sents) else len(text)
-        before = text[:start] if k == 0 and starts_line else ""
+        # a line's leading whitespace, or a piece's (the whitespace where `segment` cut the line)
+        before = text[:start] if k == 0 else ""
         comments = ["# newpar"] if k == 0 and starts_line else []
         comments += [f"# sent_id = {line_number}-{first_k + k}", f"# text = {text[start:end]}"]
         rows = sentence_rows(sent, before, text[end:next_start], k + 1 == len(sents) and line_ends)

@@ -15,7 +15,7 @@ from tests.util import LEGACY_FIXTURE, run_cli
     (["-b", "-3"], "E047"),
     (["-n", "0"], "E047"),
     (["--user-dict", "MISSING"], "E016"),
-    (["--user-dict", "BAD"], "E015"),
+    (["--user-dict", "BAD", "--strict-dict"], "E015"),
     (["--user-dict-mode", "always", "--user-dict", "GOOD"], "E045"),
 ])
 def test_bad_segment_arguments_are_one_line_errors(tmp_path, args, code):
@@ -193,3 +193,52 @@ def test_a_full_stdout_is_one_coded_line(tmp_path):
     assert run.returncode == 1
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "E103" in lines[0] and "<stdout>" in lines[0]
+
+
+def test_69_a_bad_dictionary_line_is_a_one_line_warning_and_the_rest_loads(tmp_path):
+    """#69: a user dictionary's bad line no longer refuses the file (jieba loads the rest): one
+    coded line on stderr names file and line, another counts, the command goes on."""
+    (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
+    (tmp_path / "dict.txt").write_text("北京 大学 force\n天安门\n", encoding="utf8")
+    out = run_cli("segment", LEGACY_FIXTURE, tmp_path / "in.txt", tmp_path / "out.txt", "--user-dict",
+                  tmp_path / "dict.txt", "--quiet")
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode == 0 and (tmp_path / "out.txt").exists(), out.stderr
+    assert len(lines) == 2 and "W002" in lines[0] and "dict.txt:1" in lines[0] and "W003" in lines[1]
+
+
+def test_69_a_damaged_vocab_file_is_named(tmp_path):
+    """#69 (loud 4): a damaged vocab/strings.json gave srsly's raw ValueError, naming no file."""
+    import shutil
+
+    shutil.copytree(LEGACY_FIXTURE, tmp_path / "p")
+    (tmp_path / "p" / "vocab" / "strings.json").write_text("{garbled", encoding="utf8")
+    (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
+    out = run_cli("segment", tmp_path / "p", tmp_path / "in.txt", tmp_path / "out.txt")
+    assert out.returncode == 1 and "E136" in out.stderr and "strings.json" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("target", ["new/sub/m.json", "/dev/full", "system.txt"])
+def test_69_evaluate_ud_writes_where_asked_or_says_why(tagged_model, tmp_path, target):
+    """#69 (loud 2, 3): `-o new/sub/m.json` gave a FileNotFoundError traceback, `-o /dev/full` an
+    OSError traceback; a system file not named .conllu was taken for a model (spaCy's E053)."""
+    from spacy_gdcws.eval.conllu import write_conllu
+
+    gold = tmp_path / "gold.conllu"
+    gold.write_text("# text = 我爱北京。\n1\t我\t_\tPRON\tPRP\t_\t2\tnsubj\t_\tSpaceAfter=No\n"
+                    "2\t爱\t_\tVERB\tVV\t_\t0\troot\t_\tSpaceAfter=No\n3\t北京\t_\tPROPN\tNNP\t_\t2\tobj\t_\t"
+                    "SpaceAfter=No\n4\t。\t_\tPUNCT\t.\t_\t2\tpunct\t_\tSpaceAfter=No\n\n", encoding="utf8")
+    if target == "system.txt":
+        system = tmp_path / "system.txt"
+        with open(system, "w", encoding="utf8") as f:
+            write_conllu([(spacy.load(tagged_model)("我爱北京。"), True)], f)
+        out = run_cli("evaluate-ud", system, gold, "-o", tmp_path / "m.json")
+        assert out.returncode == 0 and (tmp_path / "m.json").exists(), out.stderr
+        return
+    path = target if target.startswith("/") else tmp_path / target
+    out = run_cli("evaluate-ud", tagged_model, gold, "-o", path)
+    if target == "/dev/full":
+        assert out.returncode == 1 and "E103" in out.stderr and "Traceback" not in out.stderr
+    else:
+        assert out.returncode == 0 and path.exists(), out.stderr

@@ -85,3 +85,25 @@ def test_unit_spans_of_each_kind():
     text = "见www.a.com或a@b.cn，价12.5%，AI好"
     assert [text[a:b] for a, b in unit_spans(text)] == ["www.a.com", "a@b.cn", "12.5%", "AI"]
     assert unit_spans("北京大学") == []
+
+
+def test_69_a_zero_width_joiner_joins_emoji_only(trained_nlp):
+    """#69 (4): a zero-width joiner between Han characters (中国 U+200D 人民) glued the whole run into
+    one word; UAX #29 joins only emoji across it (GB11)."""
+    from spacy_gdcws.decoding.units import grapheme_gaps
+
+    points = [ord(c) for c in "中国\u200d人民"]
+    assert grapheme_gaps(points).tolist() == [False, True, False, False]
+    assert grapheme_gaps([ord(c) for c in "👩\u200d💻"]).tolist() == [True, True]
+    words = [t.text for t in trained_nlp("中国\u200d人民")]
+    assert len(words) >= 2 and "".join(words) == "中国\u200d人民"
+
+
+@pytest.mark.parametrize("value", ["false", "no", None, 2, "True"])
+def test_69_atomic_units_is_a_checked_switch(trained_copy, value):
+    """#69 (6): `seg.atomic_units = "false"` meant True, with no error."""
+    seg = trained_copy.get_pipe("gdcws_segmenter")
+    with pytest.raises(ValueError, match="E135"):
+        seg.atomic_units = value
+    seg.atomic_units = False
+    assert seg.atomic_units is False

@@ -302,3 +302,23 @@ def test_a_damaged_component_after_the_segmenter_does_not_stop_words_only(sealed
     assert nlp.component_names == ["gdcws_segmenter"] and nlp("我爱北京").text == "我爱北京"
     with pytest.raises(ValueError, match="E126"):
         spacy.load(sealed)
+
+
+def test_69_an_empty_seal_is_a_damaged_one(sealed):
+    """#69 (8): a 0-byte pipeline_checksums.json switched the whole-pipeline seal off: an edited
+    config.cfg then loaded."""
+    from spacy_gdcws.io import PIPELINE_CHECKSUMS
+
+    (sealed / PIPELINE_CHECKSUMS).write_bytes(b"")
+    with pytest.raises(ValueError, match="E126"):
+        spacy.load(sealed)
+
+
+def test_69_saving_over_a_sealed_folder_gives_a_pipeline_that_loads(sealed):
+    """#69 (loud 1): saving over a sealed (packaged) folder left the stale seal, and the pipeline just
+    saved was refused (E126), the advice 'save the pipeline again' looping."""
+    nlp = spacy.load(sealed)
+    nlp.get_pipe("gdcws_segmenter").add_words(["北京大学"])
+    nlp.to_disk(sealed)
+    again = spacy.load(sealed)
+    assert "北京大学" in again.get_pipe("gdcws_segmenter").user_dict.words
