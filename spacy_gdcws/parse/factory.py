@@ -5,8 +5,12 @@ from typing import Callable, List, Optional
 from spacy.language import Language
 from thinc.api import Config, Model
 
-from spacy_gdcws.parse.component import BiaffineParser
 from spacy_gdcws.data.sentences import SENTENCE_FINAL
+from spacy_gdcws.glossary import register
+from spacy_gdcws.parse.component import BiaffineParser
+
+# spacy.explain knows the tags and relations the parser writes (`spacy_gdcws.glossary`)
+register()
 
 DEFAULT_MODEL_CONFIG = """
 [model]

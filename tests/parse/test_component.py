@@ -193,3 +193,16 @@ def test_the_whole_pipeline_pipes_as_it_calls_for_batch_sizes_1_and_256(tagged_m
     one_by_one = [_analysis(nlp(text)) for text in texts]
     for batch_size in (1, 256):
         assert [_analysis(doc) for doc in nlp.pipe(texts, batch_size=batch_size)] == one_by_one
+
+
+def test_69_every_tag_and_relation_is_explained_and_in_the_glossary_page():
+    """#69: `spacy.explain` returned None for several tags (SFN, NNB, PFA) and relations (mark:rel);
+    the page's glossary lists each with the meaning `spacy_gdcws.glossary` gives it."""
+    from spacy_gdcws.glossary import RELATIONS, XPOS, register
+    from tests.util import ROOT
+
+    register()
+    page = (ROOT / "docs" / "pos-and-dependencies.md").read_text(encoding="utf8")
+    for term, meaning in {**XPOS, **RELATIONS}.items():
+        assert spacy.explain(term) is not None
+        assert f"| `{term}` | {meaning} |" in page
