@@ -16,6 +16,8 @@ from spacy_gdcws.cli import (  # noqa: F401  (register the commands)
     tune,
     unpack,
 )
-from spacy_gdcws.cli._app import app, run
+from spacy_gdcws.cli._app import app, reflow_help, run
+
+reflow_help(app)
 
 __all__ = ["app", "run"]

@@ -21,6 +21,16 @@ _CODED = re.compile(r"^\[[EW]\d{3,}\]")
 _CODED_WARNING = re.compile(r"^\[W\d{3,}\]")
 
 
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Each command's help as flowing paragraphs: its docstring's line breaks (kept short for the
+    source) would otherwise break `--help`'s lines mid-sentence; blank lines still part paragraphs."""
+    for command in typer_app.registered_commands:
+        doc = command.help or (command.callback.__doc__ if command.callback else None)
+        if doc:
+            paragraphs = [" ".join(p.split()) for p in doc.strip().split("\n\n")]
+            command.help = "\n\n".join(p for p in paragraphs if p)
+
+
 def _version(value: bool) -> None:
     if value:
         from spacy_gdcws.about import __version__

@@ -70,13 +70,22 @@ def _known_configs():
         return {"width"}
 
 
+# the configurations OpenCC ships (its `opencc.CONFIGS`): a spec of these is checked without importing
+# OpenCC, so a saved model, which carries its own table, loads without it (#69)
+STANDARD_STEPS = frozenset({"width", "hk2s", "hk2sp", "hk2t", "jp2t", "s2hk", "s2hkp", "s2t", "s2tw", "s2twp", "t2hk",
+                            "t2jp", "t2s", "t2tw", "tw2s", "tw2sp", "tw2t"})
+
+
 def check_spec(spec: str) -> None:
-    """E086 for a spec with no steps or an unknown step, without building a table. Without
-    OpenCC installed the OpenCC step names are not checked here (a saved model carries its
-    table and needs none; building a new table is E085 then)."""
+    """E086 for a spec with no steps or an unknown step, without building a table: OpenCC's own
+    configurations are known without importing it; another step is checked against the installed
+    OpenCC, where there is one (a saved model carries its table and needs none; building a new
+    table is E085 then)."""
     steps = _steps(spec)
     if spec and not steps:
-        raise ValueError(Errors.E086.format(step=spec, options=", ".join(sorted(_known_configs()))))
+        raise ValueError(Errors.E086.format(step=spec, options=", ".join(sorted(STANDARD_STEPS))))
+    if all(step.replace(".json", "") in STANDARD_STEPS for step in steps):
+        return
     known = _known_configs()
     for step in steps:
         if step.replace(".json", "") not in known and len(known) > 1:

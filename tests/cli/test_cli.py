@@ -298,3 +298,11 @@ def test_version_and_help_import_neither_spacy_nor_torch():
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_69_help_text_flows_without_hard_line_breaks():
+    """#69: `--help` broke its lines mid-sentence where a docstring did (kept short in the source)."""
+    from spacy_gdcws.cli import app
+
+    for command in app.registered_commands:
+        assert command.help and all("\n" not in p for p in command.help.split("\n\n")), command.name

@@ -171,3 +171,14 @@ def test_no_table_is_built_until_one_is_needed():
     lazy = CharNormalizer("t2s")
     assert lazy._translation is None  # building a model or loading one does not build it
     assert lazy.text("臺") == "台" and lazy._translation is not None
+
+
+def test_69_a_saved_model_loads_without_importing_opencc(tmp_path):
+    """#69: OpenCC was imported when a model that carries its own table loaded (checking the spec)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, spacy; from spacy_gdcws.data.normalize import check_spec; check_spec('t2s+width'); "
+            "print('opencc' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
