@@ -19,10 +19,13 @@ size, in 8 files. For each size: `segment` run on the 8 files one after another 
 each), then `segment-corpus` with 1 and 2 actors (a fresh local Ray each, started by the
 command as a user runs it), each in a fresh process whose peak resident memory (the driver's:
 `ru_maxrss`; Ray's workers and object store are other processes) is reported. Outputs are
-checked to be identical to `segment`'s. Seconds include model loading and Ray's start.
+checked to be identical to `segment`'s. Seconds include model loading and Ray's start; each run also
+gives where the time went (#70: `Summary.stages`): the worker-seconds of reading, segmenting and writing
+the chunks, the commit's wall seconds, and the command's startup (imports, the model's check, Ray).
 """
 import argparse
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -40,9 +43,20 @@ import json, resource, sys
 from spacy_gdcws.app.corpus import segment_corpus
 s = segment_corpus(sys.argv[1], sys.argv[2], sys.argv[3], actors=int(sys.argv[4]), batch_size=int(sys.argv[5]),
                    progress=False)
-print(json.dumps({"files": s.files, "lines": s.lines, "chars": s.chars, "failed": s.failed,
-                  "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+print(json.dumps({"files": s.files, "lines": s.lines, "chars": s.chars, "failed": s.failed, "seconds": s.seconds,
+                  "stages": s.stages, "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 """
+
+
+def cpu_name() -> str:
+    """The CPU's model name (/proc/cpuinfo), for the absolute times."""
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
 
 
 def base_lines():
@@ -93,7 +107,13 @@ def run_size(model: str, n_chars: int, batch_size: int, tmp: Path) -> dict:
         assert same and not report["failed"], f"segment-corpus with {actors} actor(s) differs from segment"
         out[f"ray_{actors}_actors"] = {"seconds": round(seconds, 1), "chars_per_second": round(chars / seconds),
                                        "seconds_per_million_chars": round(seconds / chars * 1e6, 2),
-                                       "driver_peak_rss_mb": report["peak_rss_mb"], "identical_to_segment": same}
+                                       "driver_peak_rss_mb": report["peak_rss_mb"], "identical_to_segment": same,
+                                       # where the time went (`Summary.stages`): worker-seconds of reading,
+                                       # segmenting and writing chunks; the commit's wall seconds; the rest of
+                                       # the command (imports, model check, Ray's start and scheduling)
+                                       "pipeline_seconds": round(report["seconds"], 1),
+                                       "stages_seconds": {k: round(v, 2) for k, v in report["stages"].items()},
+                                       "startup_seconds": round(seconds - report["seconds"], 1)}
     return out
 
 
@@ -114,7 +134,8 @@ def main() -> None:
                                        - results[str(sizes[0])][f"ray_{a}_actors"]["driver_peak_rss_mb"], 1)
               for a in (1, 2)} if len(sizes) > 1 else {}
     report = {"command": "python research/benchmarks/ray_segment.py " + " ".join(sys.argv[1:]),
-              "machine": platform.platform(), "files": N_FILES, "sizes": results,
+              "machine": platform.platform(), "cpu": cpu_name(), "cores": os.cpu_count(), "files": N_FILES,
+              "sizes": results,
               "driver_rss_growth_mb_first_to_last": growth}
     emit(report, args.output)
 

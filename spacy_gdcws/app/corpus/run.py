@@ -1,5 +1,6 @@
 """The driver of a corpus run: plan (inputs, manifest, model), run the Ray Data pipeline,
 commit each finished file and record it in the manifest."""
+import contextlib
 import inspect
 import logging
 import time
@@ -7,7 +8,7 @@ import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from spacy_gdcws.app.corpus.files import (
     CorpusFile,
@@ -53,6 +54,10 @@ class Summary:
     chars: int = 0
     seconds: float = 0.0
     retries: int = 0
+    # where the time went: seconds of reading, segmenting and writing chunks, summed over the workers
+    # (each chunk once), and the commit's wall seconds
+    stages: Dict[str, float] = field(default_factory=lambda: {"read": 0.0, "segment": 0.0, "write": 0.0,
+                                                                "commit": 0.0})
 
     @property
     def chars_per_second(self) -> float:
@@ -163,12 +168,16 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                 num_gpus=gpus_per_actor or None,
             )
             sink = parts_sink(staging, out_fs)
-            segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
+            with _writes_to(output_dir):
+                segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
             ready = _finished_files(todo, sink.records, summary)
             ready = _unchanged(todo, ready, before, in_fs, summary)
             commit = ray.remote(num_cpus=0)(commit_file)
-            sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
-                             for index, n in ready])
+            committing = time.perf_counter()
+            with _writes_to(output_dir):
+                sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
+                                 for index, n in ready])
+            summary.stages["commit"] = time.perf_counter() - committing
             for (index, _), size in zip(ready, sizes):
                 manifest[todo[index].relative] = {"source": before[index], "model": identity,
                                                   "settings": settings, "output_size": size}
@@ -186,6 +195,34 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                 ray.shutdown()
         summary.seconds = time.perf_counter() - start
         return summary
+
+
+# what a failed write of the output says, wherever Ray wraps it: the disk or the quota is full, the file
+# too large, the filesystem read-only or the folder not writable (every node's writes fail alike)
+_WRITE_FAILURES = ("[Errno 28]", "[Errno 122]", "[Errno 27]", "[Errno 30]", "[Errno 13]", "No space left on device",
+                   "Disk quota exceeded")
+
+
+@contextlib.contextmanager
+def _writes_to(output_dir: Union[str, Path]) -> Iterator[None]:
+    """Turn a failed write of the output, raised on a worker and wrapped by Ray (a full disk mid-run),
+    into E103 naming the output folder: nothing of the run is committed (its parts are removed), and
+    the same command reruns once there is room."""
+    try:
+        yield
+    except Exception as err:
+        chain, seen = [], set()
+        current: Any = err
+        while current is not None and id(current) not in seen:
+            seen.add(id(current))
+            chain.append(current)
+            current = getattr(current, "cause", None) or current.__cause__ or current.__context__
+        reason = next((c for c in chain if any(mark in str(c) for mark in _WRITE_FAILURES)), None)
+        if reason is None:
+            raise
+        message = next((line for line in str(reason).splitlines() if any(m in line for m in _WRITE_FAILURES)),
+                       str(reason))
+        raise ValueError(Errors.E103.format(path=output_dir, message=message.strip())) from None
 
 
 def _loopback_host(address: Optional[str]) -> Optional[str]:
@@ -254,6 +291,8 @@ def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]
             summary.lines += r["lines"]
             summary.chars += r["chars"]
             summary.retries += r["retries"]
+            for stage in ("read", "segment", "write"):
+                summary.stages[stage] += float(r.get(f"{stage}_s") or 0.0)
         else:
             ends[r["file"]] = (r["n_chunks"], r["error"])
     ready = []

@@ -2,6 +2,7 @@
 segments them (the pipeline loaded once per actor), `PartsSink` writes each chunk as an ordered
 part file, and `commit_file` concatenates a finished file's parts into its output."""
 import os
+import time
 import uuid
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence
 
@@ -26,12 +27,13 @@ def _raw_lines(stream: Any) -> Iterator[bytes]:
         yield rest
 
 
-def _chunk_block(file: int, chunk: int, lines: List[str], n_chunks: int = -1, error: Optional[str] = None) -> Any:
+def _chunk_block(file: int, chunk: int, lines: List[str], n_chunks: int = -1, error: Optional[str] = None,
+                 read_s: float = 0.0) -> Any:
     import pyarrow as pa
 
     return pa.table({"file": pa.array([file], pa.int64()), "chunk": pa.array([chunk], pa.int64()),
                      "n_chunks": pa.array([n_chunks], pa.int64()), "error": pa.array([error], pa.string()),
-                     "lines": pa.array([lines], pa.list_(pa.string()))})
+                     "lines": pa.array([lines], pa.list_(pa.string())), "read_s": pa.array([read_s], pa.float64())})
 
 
 def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chunk: int) -> Any:
@@ -58,14 +60,16 @@ def line_chunks_datasource(paths: Sequence[str], filesystem: Any, lines_per_chun
         def _read_stream(self, f: Any, path: str) -> Iterator[Any]:
             file = self._index[os.path.normpath(path)]
             chunk, lines = 0, []
+            started = time.perf_counter()  # the seconds of reading each chunk (the time breakdown)
             try:
                 for _, text in iter_lines(_raw_lines(f), path):
                     lines.append(text)
                     if len(lines) == lines_per_chunk:
-                        yield _chunk_block(file, chunk, lines)
+                        yield _chunk_block(file, chunk, lines, read_s=time.perf_counter() - started)
                         chunk, lines = chunk + 1, []
+                        started = time.perf_counter()
                 if lines:
-                    yield _chunk_block(file, chunk, lines)
+                    yield _chunk_block(file, chunk, lines, read_s=time.perf_counter() - started)
                     chunk += 1
             except OSError as err:  # this file fails; the others go on
                 yield _chunk_block(file, -1, [], error=Errors.E016.format(path=path, message=err))
@@ -129,8 +133,9 @@ class SegmentActor:
         if marker and os.path.exists(marker):
             os.unlink(marker)
             os._exit(1)  # an actor that dies mid-run (tests)
-        texts, tries, n_lines, chars = [], [], [], []
+        texts, tries, n_lines, chars, seconds = [], [], [], [], []
         for chunk, lines in zip(batch["chunk"], batch["lines"]):
+            started = time.perf_counter()
             lines = [] if lines is None else list(lines)
             n_lines.append(len(lines))
             chars.append(sum(len(line) for line in lines))
@@ -146,8 +151,11 @@ class SegmentActor:
                 except Exception:
                     if attempt == self.retries:
                         raise
+            seconds.append(time.perf_counter() - started)
+        seconds += [0.0] * (len(texts) - len(seconds))
         return {"file": batch["file"], "chunk": batch["chunk"], "n_chunks": batch["n_chunks"], "error": batch["error"],
-                "text": texts, "lines": n_lines, "chars": chars, "retries": tries}
+                "text": texts, "lines": n_lines, "chars": chars, "retries": tries, "read_s": batch["read_s"],
+                "segment_s": seconds}
 
     def _segment(self, lines: List[str], chunk: int = 0) -> str:
         """The chunk's lines written as `segment --format` writes them (a long line in pieces:
@@ -189,11 +197,14 @@ def parts_sink(staging: str, filesystem: Any) -> Any:
             out = []
             for block in blocks:
                 for row in BlockAccessor.for_block(block).to_arrow().to_pylist():
-                    record = {k: row[k] for k in ("file", "chunk", "n_chunks", "error", "lines", "chars", "retries")}
+                    record = {k: row[k] for k in ("file", "chunk", "n_chunks", "error", "lines", "chars", "retries",
+                                                  "read_s", "segment_s")}
+                    started = time.perf_counter()
                     if row["chunk"] >= 0:
                         filesystem.create_dir(f"{staging}/{row['file']:08d}", recursive=True)
                         atomic_write_fs(filesystem, part_path(staging, row["file"], row["chunk"]),
                                       row["text"].encode("utf8"))
+                    record["write_s"] = time.perf_counter() - started
                     out.append(record)
             return out
 

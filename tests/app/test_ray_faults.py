@@ -1,0 +1,310 @@
+"""`segment-corpus` under the faults a user who outgrows one machine meets (#70), each ending with
+outputs byte for byte `segment`'s (every input line once, in order), a consistent manifest and no
+staging file left:
+
+- a worker node lost mid-run (its raylet SIGKILLed while its actors hold chunks), on a cluster of a
+  head and two worker nodes, every node on loopback;
+- an actor killed on the cluster;
+- `ray job submit` against the cluster's job API (the dashboard bound to loopback);
+- the output filesystem full mid-run (a small tmpfs): one coded line (E103), nothing committed, and
+  the rerun after space is freed completes;
+- `s3://` inputs and outputs against an S3-compatible server on 127.0.0.1 (moto's server mode),
+  pyarrow's own S3 client end to end, with a resume and a deleted output.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.util import LEGACY_FIXTURE, ROOT
+
+ray = pytest.importorskip("ray")
+
+pytestmark = pytest.mark.slow
+LOOPBACK = "127.0.0.2"
+
+
+def _free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _ray(*args: str, env: dict, check: bool = True) -> subprocess.CompletedProcess:
+    ray_bin = Path(sys.executable).with_name("ray")
+    run = subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", *args], capture_output=True, text=True,
+                         env=env, timeout=300)
+    if check:
+        assert run.returncode == 0, run.stdout[-1500:] + run.stderr[-1500:]
+    return run
+
+
+def _has_dashboard() -> bool:
+    try:
+        import aiohttp  # noqa: F401 (ray[default]: the dashboard and its job API)
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A head (no CPU; the dashboard and its job API on loopback where ray[default] is installed)
+    and two worker nodes of 2 CPUs, every node on 127.0.0.2; the worker nodes read the crash marker
+    of `workers.CRASH_MARKER_ENV` from this module's folder. Yields (address, dashboard URL or None,
+    the node manager port of worker node 2, the crash marker path, env)."""
+    from spacy_gdcws.app.corpus.workers import CRASH_MARKER_ENV
+
+    if ray.is_initialized():
+        ray.shutdown()
+    temp = tempfile.mkdtemp(prefix="rf", dir="/tmp")  # Ray's socket paths must fit in 107 characters
+    marker = str(tmp_path_factory.mktemp("faults") / "crash")
+    port, second_manager = _free_port(), _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    env.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled", CRASH_MARKER_ENV: marker})
+    loopback = ["--node-ip-address", LOOPBACK, "--disable-usage-stats"]
+    dashboard = None
+    head = ["start", "--head", "--port", str(port), "--num-cpus", "0", "--temp-dir", temp, *loopback]
+    if _has_dashboard():
+        dashboard_port = _free_port()
+        head += ["--include-dashboard", "true", "--dashboard-host", LOOPBACK, "--dashboard-port", str(dashboard_port)]
+        dashboard = f"http://{LOOPBACK}:{dashboard_port}"
+    else:
+        head += ["--include-dashboard", "false"]
+    previous = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = "disabled"
+    try:
+        _ray(*head, env=env)
+        _ray("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
+        _ray("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", "--node-manager-port",
+             str(second_manager), *loopback, env=env)
+        yield f"{LOOPBACK}:{port}", dashboard, second_manager, marker, env
+    finally:
+        _ray("stop", "--force", env=env, check=False)
+        shutil.rmtree(temp, ignore_errors=True)
+        if previous is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = previous
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Eight files of 3,000 lines (UD test sentences cut to 24 characters, empty lines among them)
+    and the single-process `segment` output of each."""
+    from spacy_gdcws.readers import read_conll
+
+    sents = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
+    pieces = [s[i: i + 24] for s in sents for i in range(0, len(s), 24)]
+    root = tmp_path_factory.mktemp("fault_corpus")
+    expected = {}
+    for k in range(8):
+        lines = [pieces[(k * 3000 + i) % len(pieces)] if i % 89 else "" for i in range(3000)]
+        path = root / "in" / f"f{k}.txt"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(lines) + "\n", encoding="utf8")
+        out = root / "single" / path.name
+        run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(path), str(out),
+                              "-q"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        expected[path.name] = out.read_bytes()
+    return root, expected
+
+
+def _command(source, out, *extra: str) -> list:
+    return [sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source), str(out),
+            "--batch-size", "100", "-q", *extra]
+
+
+def _leftovers(out: Path) -> list:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*")
+                  if ".segment-corpus-parts" in str(p) or p.name.endswith(".tmp") or p.name == ".segment-corpus.lock")
+
+
+def _check(out: Path, expected: dict) -> None:
+    """Every output is `segment`'s byte for byte, the manifest names each, nothing is left over."""
+    for name, data in expected.items():
+        assert (out / name).read_bytes() == data, name
+    manifest = json.loads((out / ".segment-corpus-manifest.json").read_text(encoding="utf8"))
+    assert sorted(manifest["files"]) == sorted(expected)
+    assert all(manifest["files"][n]["output_size"] == len(d) for n, d in expected.items())
+    assert _leftovers(out) == []
+
+
+def _wait_for_parts(out: Path, driver: subprocess.Popen, timeout: float = 300) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline and not list(out.glob(".segment-corpus-parts/*/*/*.part")):
+        assert driver.poll() is None, "the run ended before the fault"
+        time.sleep(0.2)
+
+
+def _raylet_pid(node_manager_port: int) -> int:
+    """The pid of the raylet listening on `node_manager_port` (read off /proc)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmdline and cmdline[0].endswith(b"raylet") and f"--node_manager_port={node_manager_port}".encode() in cmdline:
+            return int(entry.name)
+    raise AssertionError(f"no raylet on port {node_manager_port}")
+
+
+def test_70_a_worker_node_lost_mid_run(cluster, corpus, tmp_path):
+    """A worker node's raylet SIGKILLed while its actors hold chunks: Ray restarts the actors on the
+    other node and retries the lost tasks, and the run finishes with every line once, in order; where
+    it cannot, the driver fails and the same command rerun completes (docs/segment-corpus.md)."""
+    address, _, second_manager, _, env = cluster
+    root, expected = corpus
+    out = tmp_path / "out"
+    driver = subprocess.Popen(_command(root / "in", out, "--address", address, "--actors", "2"), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _wait_for_parts(out, driver)
+    os.kill(_raylet_pid(second_manager), signal.SIGKILL)
+    stdout, stderr = driver.communicate(timeout=600)
+    if driver.returncode != 0:  # a coded error, then the rerun
+        assert stderr.strip().startswith("✘ [E") or "Error" in stderr, stderr[-2000:]
+        assert not list(out.glob("*.txt"))
+        rerun = subprocess.run(_command(root / "in", out, "--address", address, "--actors", "1"), env=env,
+                               capture_output=True, text=True, timeout=600)
+        assert rerun.returncode == 0, rerun.stderr[-3000:]
+    _check(out, expected)
+
+
+def test_70_an_actor_killed_on_the_cluster(cluster, corpus, tmp_path):
+    """An actor's process dies (the crash marker: the first chunk that finds it kills its process):
+    Ray restarts it, its chunks run again, the outputs are exact."""
+    address, _, _, marker, env = cluster
+    root, expected = corpus
+    Path(marker).write_text("", encoding="utf8")
+    run = subprocess.run(_command(root / "in", tmp_path / "out", "--address", address, "--actors", "1"), env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert not Path(marker).exists()  # an actor did find it, and died
+    _check(tmp_path / "out", expected)
+
+
+def test_70_ray_job_submit(cluster, corpus, tmp_path):
+    """`ray job submit` against the cluster's job API on loopback: the driver runs on the head, the
+    outputs are exact."""
+    address, dashboard, _, _, env = cluster
+    if dashboard is None:
+        pytest.skip("the job API needs Ray's dashboard (pip install 'ray[default]')")
+    root, expected = corpus
+    out = tmp_path / "out"
+    submit = _ray("job", "submit", "--address", dashboard, "--", *_command(root / "in", out, "--address", "auto",
+                                                                              "--actors", "2"), env=env)
+    assert "succeeded" in (submit.stdout + submit.stderr).lower(), submit.stdout[-2000:]
+    _check(out, expected)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A tmpfs of 1 MB (root and a kernel that lets it mount one), unmounted after."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root): " + made.stderr.decode()[-200:])
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def test_70_the_output_disk_full_mid_run(corpus, small_disk):
+    """The output folder's disk fills while parts are written: one coded line (E103 naming the output
+    folder), no file committed, no part left; after the disk grows the same command completes."""
+    root, expected = corpus
+    out = small_disk / "out"
+    run = subprocess.run(_command(root / "in", out, "--actors", "2"), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 1 and "E103" in run.stderr and "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert not list(out.glob("*.txt")) and _leftovers(out) == []
+    grown = subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], capture_output=True)
+    assert grown.returncode == 0, grown.stderr
+    rerun = subprocess.run(_command(root / "in", out, "--actors", "2"), capture_output=True, text=True, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    _check(out, expected)
+
+
+@pytest.fixture(scope="module")
+def s3_server():
+    """moto's S3 server on 127.0.0.1 (skipped where moto's server mode is not installed)."""
+    server = shutil.which("moto_server") or str(Path(sys.executable).with_name("moto_server"))
+    if not Path(server).exists():
+        pytest.skip("moto's server mode is not installed (pip install 'moto[server]')")
+    port = _free_port()
+    proc = subprocess.Popen([server, "-H", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.skip("moto's server did not start")
+    keys = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "us-east-1"}
+    previous = {k: os.environ.get(k) for k in keys}
+    os.environ.update(keys)
+    try:
+        yield f"endpoint_override=127.0.0.1:{port}&scheme=http&region=us-east-1", {**os.environ, **keys}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        for k, v in previous.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_70_s3_inputs_and_outputs_resume_and_a_deleted_output(corpus, s3_server, tmp_path):
+    """pyarrow's S3 client against an S3 server on loopback: the inputs read from a bucket, the
+    outputs written to one are `segment`'s; a rerun skips every file; a deleted output is segmented
+    again, alone."""
+    import pyarrow.fs as pafs
+
+    query, env = s3_server
+    root, expected = corpus
+    fs, _ = pafs.FileSystem.from_uri(f"s3://corpus?{query}&allow_bucket_creation=true")
+    fs.create_dir("corpus")
+    for name in expected:
+        with fs.open_output_stream(f"corpus/in/{name}") as f:
+            f.write((root / "in" / name).read_bytes())
+    source, target = f"s3://corpus/in/?{query}", f"s3://corpus/out/?{query}"
+
+    def run(*extra):
+        out = subprocess.run(_command(source, target, "--actors", "2", *extra), capture_output=True, text=True,
+                             env=env, timeout=600)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return out
+
+    def outputs():
+        return {name: fs.open_input_stream(f"corpus/out/{name}").read() for name in expected}
+
+    run()
+    assert outputs() == expected
+    manifest = json.loads(fs.open_input_stream("corpus/out/.segment-corpus-manifest.json").read())
+    assert sorted(manifest["files"]) == sorted(expected)
+    listed = [info.path for info in fs.get_file_info(pafs.FileSelector("corpus/out", recursive=True))]
+    assert not [p for p in listed if ".segment-corpus-parts" in p or p.endswith((".tmp", ".lock"))]
+    mtimes = {name: fs.get_file_info(f"corpus/out/{name}").mtime for name in expected}
+    fs.delete_file("corpus/out/f3.txt")
+    run()  # the resume: f3 again, alone
+    assert outputs() == expected
+    again = {name: fs.get_file_info(f"corpus/out/{name}").mtime for name in expected}
+    assert [n for n in expected if again[n] != mtimes[n]] == ["f3.txt"]
