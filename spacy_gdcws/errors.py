@@ -72,7 +72,8 @@ class Errors(metaclass=ErrorsWithCodes):
     E043 = "The segmenter's model uses pretrained vectors (vectors_width = {width}) but the pipeline's vocab has no vectors: load them first (`spacy init vectors`, then `[initialize] vectors`)."
     E044 = "The segmenter's model has a CRF tagger (scores BMES tags): {what} applies to gap scorers only; set it to {default}."
     E045 = "Unknown user dictionary mode {mode!r}; expected one of {options}"
-    E046 = "A user dictionary word must be a non-empty string without whitespace, got {word!r}"
+    E046 = ("A user dictionary word must be a non-empty string without whitespace, or a phrase of such parts "
+            "joined by single spaces ('New York'), got {word!r}")
     E047 = "{name} must be between 1 and 2147483647, got {value}"
     E048 = "{test}:{line}: the characters differ from the gold file {gold} at this line (beyond the spaces between words): the files are not line-aligned or the text was changed."
     E049 = "Nothing to score: the gold file has {n_gold} words and the segmentation {n_pred}."

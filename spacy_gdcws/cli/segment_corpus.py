@@ -4,7 +4,7 @@ from typing import List, Optional
 import typer
 from wasabi import msg
 
-from spacy_gdcws.cli._app import app
+from spacy_gdcws.cli._app import app, fail
 
 
 @app.command("segment-corpus")
@@ -42,7 +42,7 @@ def segment_corpus_cli(
                                  retries=retries, num_cpus=num_cpus, granularity=granularity, progress=not quiet,
                                  fmt=fmt, pos_sep=pos_sep)
     except ValueError as err:
-        msg.fail(str(err), exits=1)
+        fail(str(err))
     if summary.skipped:
         msg.info(f"{len(summary.skipped)} file(s) already done with this model and settings, skipped")
     msg.good(f"{summary.files} file(s), {summary.lines:,} lines, {summary.chars:,} characters in "

@@ -17,25 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from spacy_gdcws.readers import read_conll
-from tests.util import LEGACY_FIXTURE, ROOT
+from tests.app.ray_helpers import free_port, leftovers, ray_cli, segmented_corpus
+from tests.util import LEGACY_FIXTURE
 
 ray = pytest.importorskip("ray")
 
 pytestmark = pytest.mark.slow
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _ray_cli(*args: str, env: dict) -> None:
-    ray_bin = Path(sys.executable).with_name("ray")
-    run = subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", *args], capture_output=True, text=True,
-                         env=env, timeout=300)
-    assert run.returncode == 0, run.stdout[-1500:] + run.stderr[-1500:]
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +33,7 @@ def cluster():
     if ray.is_initialized():
         ray.shutdown()
     temp = tempfile.mkdtemp(prefix="rc", dir="/tmp")  # short: Ray's socket paths must fit in 107 characters
-    port = _free_port()
+    port = free_port()
     # the cluster, its drivers and this test agree on no token authentication (Ray turns it on where
     # a token file exists and RAY_AUTH_MODE is unset: the head would refuse the worker node)
     previous = os.environ.get("RAY_AUTH_MODE")
@@ -55,14 +42,12 @@ def cluster():
     env["RAY_USAGE_STATS_ENABLED"] = "0"
     loopback = ["--node-ip-address", LOOPBACK, "--disable-usage-stats"]
     try:
-        _ray_cli("start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false",
+        ray_cli("start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false",
                  "--temp-dir", temp, *loopback, env=env)
-        _ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
+        ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
         yield f"{LOOPBACK}:{port}"
     finally:
-        ray_bin = Path(sys.executable).with_name("ray")
-        subprocess.run([str(ray_bin) if ray_bin.exists() else "ray", "stop", "--force"], capture_output=True,
-                       env=env, timeout=300)
+        ray_cli("stop", "--force", env=env, check=False)
         shutil.rmtree(temp, ignore_errors=True)
         if previous is None:
             os.environ.pop("RAY_AUTH_MODE", None)
@@ -72,33 +57,15 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
-    """Six files of 1,500 lines (UD test sentences cut to 24 characters, empty lines among them) and
-    the single-process `segment` output of each."""
-    sents = ["".join(s.words) for s in read_conll(ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-test.conllu")]
-    pieces = [s[i : i + 24] for s in sents for i in range(0, len(s), 24)]
+    """Six files of 1,500 lines and the single-process `segment` output of each."""
     root = tmp_path_factory.mktemp("cluster_corpus")
-    expected = {}
-    for k in range(6):
-        lines = [pieces[(k * 1500 + i) % len(pieces)] if i % 89 else "" for i in range(1500)]
-        path = root / "in" / f"f{k}.txt"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(lines) + "\n", encoding="utf8")
-        out = root / "single" / path.name
-        run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment", str(LEGACY_FIXTURE), str(path), str(out),
-                              "-q"], capture_output=True, text=True)
-        assert run.returncode == 0, run.stderr
-        expected[path.name] = out.read_bytes()
+    _, expected = segmented_corpus(root, 6, 1500)
     return root, expected
 
 
 def _command(cluster: str, source: Path, out: Path) -> list:
     return [sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source), str(out),
             "--address", cluster, "--actors", "2", "--batch-size", "100", "-q"]
-
-
-def _leftovers(out: Path) -> list:
-    return sorted(str(p.relative_to(out)) for p in out.rglob("*")
-                  if ".segment-corpus-parts" in str(p) or p.name.endswith(".tmp") or p.name == ".segment-corpus.lock")
 
 
 def test_every_node_is_on_loopback_and_the_outputs_are_segments(cluster, corpus, tmp_path):
@@ -118,7 +85,7 @@ def test_every_node_is_on_loopback_and_the_outputs_are_segments(cluster, corpus,
         assert (tmp_path / "out" / name).read_bytes() == data, name
     manifest = json.loads((tmp_path / "out" / ".segment-corpus-manifest.json").read_text(encoding="utf8"))
     assert sorted(manifest["files"]) == sorted(expected)
-    assert _leftovers(tmp_path / "out") == []
+    assert leftovers(tmp_path / "out") == []
 
 
 def test_a_driver_killed_mid_run_then_the_same_command_finishes(cluster, corpus, tmp_path):
@@ -140,7 +107,7 @@ def test_a_driver_killed_mid_run_then_the_same_command_finishes(cluster, corpus,
     assert run.returncode == 0, run.stderr[-3000:]
     for name, data in expected.items():
         assert (out / name).read_bytes() == data, name
-    assert _leftovers(out) == []
+    assert leftovers(out) == []
 
 
 def test_a_second_driver_on_the_same_output_is_refused(cluster, corpus, tmp_path):

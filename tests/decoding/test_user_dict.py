@@ -105,13 +105,17 @@ def test_bad_words_and_modes_are_coded_errors(tmp_path):
     d = UserDictionary()
     with pytest.raises(ValueError, match="E045"):
         d.add(["北京"], mode="always")
-    for bad in ("", "北 京", None):
+    for bad in ("", "北  京", " 北京", "北京\t", None):  # a phrase's parts are joined by single spaces
         with pytest.raises(ValueError, match="E046"):
             d.add([bad])
+    d.add(["New York"])
+    assert d.words == {"New York": "force"}
     path = tmp_path / "dict.txt"
     path.write_text("# comment\n北京\n天安门 prefer\n\n大 学 force\n", encoding="utf8")
     with pytest.raises(ValueError, match=r"E015.*dict.txt:5"):
-        read_user_dict(path)
+        read_user_dict(path, strict=True)
+    with pytest.warns(UserWarning, match=r"W002.*dict.txt:5"):
+        assert read_user_dict(path) == [("北京", "force", None), ("天安门", "prefer", None)]
     path.write_text("北京\n天安门 prefer\n", encoding="utf8")
     assert read_user_dict(path) == [("北京", "force", None), ("天安门", "prefer", None)]
     with pytest.raises(ValueError, match="E016"):
@@ -151,13 +155,18 @@ def test_every_format_loads_the_same_words(nlp, tmp_path, name):
 
 
 def test_a_bad_line_names_file_and_line_and_loads_nothing(nlp, tmp_path):
+    """strict: the file is refused at its first bad line and nothing is half-loaded; by default
+    (jieba's habit) the bad line is left out with a warning naming file and line."""
     path = tmp_path / "bad.txt"
-    path.write_text("小米手机 5 nz\n天猫精灵 lots of words\n", encoding="utf8")
+    path.write_text("小米手机 5 nz\n天猫精灵 prefer force\n", encoding="utf8")
     seg = nlp.get_pipe("gdcws_segmenter")
     seg.add_words(["北京"])
     with pytest.raises(ValueError, match=r"E015.*bad.txt:2"):
-        seg.load_user_dict(path)
+        seg.load_user_dict(path, strict=True)
     assert seg.user_dict.words == {"北京": "force"}  # nothing half-loaded
+    with pytest.warns(UserWarning, match=r"W002.*bad.txt:2"):
+        assert seg.load_user_dict(path) == 1
+    assert seg.user_dict.words == {"北京": "force", "小米手机": "force"}
 
 
 def test_a_bare_string_is_refused():

@@ -146,14 +146,15 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
             host = _loopback_host(address)
             local = {"_node_ip_address": host or LOOPBACK} if host or not address else {}
             ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-                     ignore_reinit_error=True, **local)
+                     ignore_reinit_error=True, logging_level=logging.INFO if progress else logging.ERROR, **local)
         staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
         try:
             context = ray.data.DataContext.get_current()
             context.enable_progress_bars = context.enable_operator_progress_bars = progress
             context.print_on_execution_start = progress
-            if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars
-                logging.getLogger("ray.data").setLevel(logging.WARNING)
+            if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars; its errors
+                # are raised here and reported once (a coded line, or the traceback of an unexpected one)
+                logging.getLogger("ray.data").setLevel(logging.CRITICAL)
             # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
             # given to actors, tasks that asked for one would never be scheduled)
             dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
