@@ -135,6 +135,7 @@ def test_70_a_worker_node_lost_mid_run(cluster, corpus, tmp_path):
     _wait_for_parts(out, driver)
     os.kill(_raylet_pid(second_manager), signal.SIGKILL)
     stdout, stderr = driver.communicate(timeout=600)
+    print(f"node lost: the run exited {driver.returncode}", stderr.strip().splitlines()[-1:] if driver.returncode else "")
     if driver.returncode != 0:  # a coded error, then the rerun
         assert stderr.strip().startswith("✘ [E") or "Error" in stderr, stderr[-2000:]
         assert not list(out.glob("*.txt"))
