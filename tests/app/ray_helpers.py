@@ -1,10 +1,13 @@
-"""What the Ray cluster tests share: free ports, the `ray` command, a corpus with `segment`'s outputs,
-and what a run may leave behind."""
+"""What the Ray cluster tests share: free ports, the `ray` command, a cluster of `ray start` nodes,
+a corpus with `segment`'s outputs, and what a run may leave behind."""
+import os
+import shutil
 import socket
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 from tests.util import LEGACY_FIXTURE, ROOT
 
@@ -23,6 +26,28 @@ def ray_cli(*args: str, env: dict, check: bool = True) -> subprocess.CompletedPr
     if check:
         assert run.returncode == 0, run.stdout[-1500:] + run.stderr[-1500:]
     return run
+
+
+@contextmanager
+def ray_cluster(head: Sequence[str], workers: Sequence[Sequence[str]], env: dict, temp: str) -> Iterator[None]:
+    """A cluster of `ray start --head HEAD` and one `ray start ARGS` per worker node, with token
+    authentication off in the nodes, their drivers and this process (Ray turns it on where a token
+    file exists and RAY_AUTH_MODE is unset: the head would refuse the worker nodes); after,
+    `ray stop --force`, `temp` (the head's --temp-dir) removed and RAY_AUTH_MODE restored."""
+    previous = os.environ.get("RAY_AUTH_MODE")
+    os.environ["RAY_AUTH_MODE"] = env["RAY_AUTH_MODE"] = "disabled"
+    try:
+        ray_cli("start", "--head", *head, env=env)
+        for args in workers:
+            ray_cli("start", *args, env=env)
+        yield
+    finally:
+        ray_cli("stop", "--force", env=env, check=False)
+        shutil.rmtree(temp, ignore_errors=True)
+        if previous is None:
+            os.environ.pop("RAY_AUTH_MODE", None)
+        else:
+            os.environ["RAY_AUTH_MODE"] = previous
 
 
 def segmented_corpus(root: Path, n_files: int, n_lines: int) -> Tuple[Path, Dict[str, bytes]]:

@@ -6,7 +6,6 @@ leaves no committed file, and the same command rerun finishes with nothing left 
 driver on the same output folder is refused (E129)."""
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.ray_helpers import free_port, leftovers, ray_cli, segmented_corpus
+from tests.app.ray_helpers import free_port, leftovers, ray_cluster, segmented_corpus
 from tests.util import LEGACY_FIXTURE
 
 ray = pytest.importorskip("ray")
@@ -34,25 +33,12 @@ def cluster():
         ray.shutdown()
     temp = tempfile.mkdtemp(prefix="rc", dir="/tmp")  # short: Ray's socket paths must fit in 107 characters
     port = free_port()
-    # the cluster, its drivers and this test agree on no token authentication (Ray turns it on where
-    # a token file exists and RAY_AUTH_MODE is unset: the head would refuse the worker node)
-    previous = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env["RAY_USAGE_STATS_ENABLED"] = "0"
     loopback = ["--node-ip-address", LOOPBACK, "--disable-usage-stats"]
-    try:
-        ray_cli("start", "--head", "--port", str(port), "--num-cpus", "0", "--include-dashboard", "false",
-                 "--temp-dir", temp, *loopback, env=env)
-        ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
+    head = ["--port", str(port), "--num-cpus", "0", "--include-dashboard", "false", "--temp-dir", temp, *loopback]
+    with ray_cluster(head, [["--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback]], env, temp):
         yield f"{LOOPBACK}:{port}"
-    finally:
-        ray_cli("stop", "--force", env=env, check=False)
-        shutil.rmtree(temp, ignore_errors=True)
-        if previous is None:
-            os.environ.pop("RAY_AUTH_MODE", None)
-        else:
-            os.environ["RAY_AUTH_MODE"] = previous
 
 
 @pytest.fixture(scope="module")

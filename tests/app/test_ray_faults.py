@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.ray_helpers import free_port, leftovers, ray_cli, segmented_corpus
+from tests.app.ray_helpers import free_port, leftovers, ray_cli, ray_cluster, segmented_corpus
 from tests.util import LEGACY_FIXTURE
 
 ray = pytest.importorskip("ray")
@@ -54,31 +54,19 @@ def cluster(tmp_path_factory):
     marker = str(tmp_path_factory.mktemp("faults") / "crash")
     port, second_manager = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    env.update({"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled", CRASH_MARKER_ENV: marker})
+    env.update({"RAY_USAGE_STATS_ENABLED": "0", CRASH_MARKER_ENV: marker})
     loopback = ["--node-ip-address", LOOPBACK, "--disable-usage-stats"]
     dashboard = None
-    head = ["start", "--head", "--port", str(port), "--num-cpus", "0", "--temp-dir", temp, *loopback]
+    head = ["--port", str(port), "--num-cpus", "0", "--temp-dir", temp, *loopback]
     if _has_dashboard():
         dashboard_port = free_port()
         head += ["--include-dashboard", "true", "--dashboard-host", LOOPBACK, "--dashboard-port", str(dashboard_port)]
         dashboard = f"http://{LOOPBACK}:{dashboard_port}"
     else:
         head += ["--include-dashboard", "false"]
-    previous = os.environ.get("RAY_AUTH_MODE")
-    os.environ["RAY_AUTH_MODE"] = "disabled"
-    try:
-        ray_cli(*head, env=env)
-        ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback, env=env)
-        ray_cli("start", "--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", "--node-manager-port",
-             str(second_manager), *loopback, env=env)
+    worker = ["--address", f"{LOOPBACK}:{port}", "--num-cpus", "2", *loopback]
+    with ray_cluster(head, [worker, worker + ["--node-manager-port", str(second_manager)]], env, temp):
         yield f"{LOOPBACK}:{port}", dashboard, second_manager, marker, env
-    finally:
-        ray_cli("stop", "--force", env=env, check=False)
-        shutil.rmtree(temp, ignore_errors=True)
-        if previous is None:
-            os.environ.pop("RAY_AUTH_MODE", None)
-        else:
-            os.environ["RAY_AUTH_MODE"] = previous
 
 
 @pytest.fixture(scope="module")
