@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from reports import emit
+from reports import cpu_model, emit
 
 ROOT = Path(__file__).resolve().parents[2]
 N_FILES = 8
@@ -46,17 +46,6 @@ s = segment_corpus(sys.argv[1], sys.argv[2], sys.argv[3], actors=int(sys.argv[4]
 print(json.dumps({"files": s.files, "lines": s.lines, "chars": s.chars, "failed": s.failed, "seconds": s.seconds,
                   "stages": s.stages, "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 """
-
-
-def cpu_name() -> str:
-    """The CPU's model name (/proc/cpuinfo), for the absolute times."""
-    try:
-        for line in open("/proc/cpuinfo", encoding="utf8"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 def base_lines():
@@ -134,7 +123,7 @@ def main() -> None:
                                        - results[str(sizes[0])][f"ray_{a}_actors"]["driver_peak_rss_mb"], 1)
               for a in (1, 2)} if len(sizes) > 1 else {}
     report = {"command": "python research/benchmarks/ray_segment.py " + " ".join(sys.argv[1:]),
-              "machine": platform.platform(), "cpu": cpu_name(), "cores": os.cpu_count(), "files": N_FILES,
+              "machine": platform.platform(), "cpu": cpu_model(), "cores": os.cpu_count(), "files": N_FILES,
               "sizes": results,
               "driver_rss_growth_mb_first_to_last": growth}
     emit(report, args.output)

@@ -169,13 +169,13 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                 num_gpus=gpus_per_actor or None,
             )
             sink = parts_sink(staging, out_fs)
-            with _writes_to(output_dir):
+            with _write_errors_as_e103(output_dir):
                 segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
             ready = _finished_files(todo, sink.records, summary)
             ready = _unchanged(todo, ready, before, in_fs, summary)
             commit = ray.remote(num_cpus=0)(commit_file)
             committing = time.perf_counter()
-            with _writes_to(output_dir):
+            with _write_errors_as_e103(output_dir):
                 sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
                                  for index, n in ready])
             summary.stages["commit"] = time.perf_counter() - committing
@@ -205,7 +205,7 @@ _WRITE_FAILURES = ("[Errno 28]", "[Errno 122]", "[Errno 27]", "[Errno 30]", "[Er
 
 
 @contextlib.contextmanager
-def _writes_to(output_dir: Union[str, Path]) -> Iterator[None]:
+def _write_errors_as_e103(output_dir: Union[str, Path]) -> Iterator[None]:
     """Turn a failed write of the output, raised on a worker and wrapped by Ray (a full disk mid-run),
     into E103 naming the output folder: nothing of the run is committed (its parts are removed), and
     the same command reruns once there is room."""
@@ -293,7 +293,7 @@ def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]
             summary.chars += r["chars"]
             summary.retries += r["retries"]
             for stage in ("read", "segment", "write"):
-                summary.stages[stage] += float(r.get(f"{stage}_s") or 0.0)
+                summary.stages[stage] += r[f"{stage}_s"]
         else:
             ends[r["file"]] = (r["n_chunks"], r["error"])
     ready = []

@@ -142,6 +142,7 @@ class SegmentActor:
             if chunk < 0:
                 texts.append("")
                 tries.append(0)
+                seconds.append(0.0)
                 continue
             for attempt in range(self.retries + 1):
                 try:
@@ -152,7 +153,6 @@ class SegmentActor:
                     if attempt == self.retries:
                         raise
             seconds.append(time.perf_counter() - started)
-        seconds += [0.0] * (len(texts) - len(seconds))
         return {"file": batch["file"], "chunk": batch["chunk"], "n_chunks": batch["n_chunks"], "error": batch["error"],
                 "text": texts, "lines": n_lines, "chars": chars, "retries": tries, "read_s": batch["read_s"],
                 "segment_s": seconds}
