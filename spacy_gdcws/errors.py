@@ -50,7 +50,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E021 = "warmup must be a positive number of steps, got {warmup}"
     E022 = "lexicon_max_len must be 0 (off) or at least 2, got {value}"
     E023 = "Document {i}: the predicted and the gold text differ (beyond whitespace); they cannot be aligned on characters."
-    E025 = "The segmenter {name!r} is int8-quantised (spacy_gdcws.ml.precision): it can predict but cannot be updated or saved. Set it back to float (set_precision(nlp, 'saved')) for that."
+    E025 = "The component {name!r} is int8-quantised (spacy_gdcws.ml.precision): it can predict but cannot be updated or saved. Set it back to float (set_precision(nlp, 'saved')) for that."
     E026 = "The model uses dictionary features (lexicon_max_len > 0) but has no dictionary: initialize the gdcws_segmenter (it records the training words) or load a trained one."
     E024 = "The pipeline has no gdcws_segmenter named {name!r} (components: {names})."
     E027 = "ngram_holdout and ngram_dropout need ngram_vocab = true: there is nothing to hide without an n-gram vocabulary."
@@ -163,3 +163,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E134 = "{path}:{line}: the system file goes on after the sentences of the {n} gold texts: it is not the output for these texts (a block repeated, or another file appended)."
     E135 = "{name} is a switch: give True or False, got {value!r} (a string such as 'false' would read as True)."
     E136 = "{path} cannot be read ({message}): the saved pipeline is damaged. Install or save the pipeline again."
+    E137 = "No segmenter or parser named {names} to set the precision of: this pipeline has {options}"

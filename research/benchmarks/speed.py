@@ -16,6 +16,8 @@ Contenders (`--contenders` picks some):
   components after the segmenter (the main job's tagger and parser) disabled, as
   `spacy.load("zh_gdcws", enable=["segmenter"])` gives;
 - `gdcws_full`: the same pipeline whole (segmenter, tagger, parser);
+- `gdcws_full_int8`, `gdcws_full_bf16`: the same with the parser's Linear and LSTM layers in int8
+  (`set_precision(nlp, "int8", components=["parser"])`), or its bf16 autocast; the segmenter as saved;
 - `gdcws_full_baseline`: `--baseline-model`'s pipeline whole (e.g. the previous main job's, spaCy's
   transition-based second stage), so two second stages' rates are measured in the same run;
 - `gdcws_pipe_int8`: the same after `spacy_gdcws.app.precision.quantize_segmenter` (int8 Linear layers);
@@ -68,12 +70,12 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
+CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
               "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
               "spacy_char", "linear_char", "pkuseg", "jieba", "jieba_posseg", "spacy_pkuseg", "gdcws_full_baseline"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model", "gdcws_zero",
-               "gdcws_zero_priors"}
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
+               "gdcws_segment", "gdcws_model", "gdcws_zero", "gdcws_zero_priors"}
 NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
 BF16_CONFIG = {"components": {"segmenter": {"model": {"mixed_precision": True}}}}
@@ -108,7 +110,11 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
         path = args.baseline_model if name in NEEDS_BASELINE else args.fast_model if name in NEEDS_FAST else args.model
         nlp = spacy.load(path, config=config)
         nlp.max_length = 10**8
-        if name in ("gdcws_full", "gdcws_full_baseline"):
+        if name in ("gdcws_full_int8", "gdcws_full_bf16"):
+            from spacy_gdcws.app.precision import set_precision
+
+            set_precision(nlp, name.rsplit("_", 1)[1], components=["parser"])
+        if name in ("gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_full_baseline"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         keep_words_only(nlp)
         if name in ("gdcws_zero", "gdcws_zero_priors"):

@@ -21,7 +21,7 @@ def segment_cli(
     n_process: int = typer.Option(1, "--n-process", "-n", help="Processes (CPU only)"),
     threads: Optional[int] = typer.Option(None, "--threads", "-t", help="torch threads per process (default: the CPU cores this process may use // --n-process)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g", help="GPU id, -1 for CPU"),
-    precision: str = typer.Option("saved", "--precision", help="saved (as the pipeline says), fp32, bf16 (autocast) or int8 (Linear layers): speed and changed words in docs/speed.md"),
+    precision: str = typer.Option("saved", "--precision", help="saved (as the pipeline says), fp32, bf16 (autocast) or int8 (Linear and LSTM layers of the segmenter and parser): speed and changed words in docs/speed.md"),
     user_dict: List[str] = typer.Option([], "--user-dict", "-u", help="User dictionary file, PATH or PATH:MODE (force, prefer, combine); repeatable. One word a line, jieba's 'word freq tag' or pkuseg's 'word<TAB>tag'"),
     user_dict_mode: str = typer.Option("force", "--user-dict-mode", help="Mode of words listed without one: force, prefer or combine"),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Encoding of the user dictionary files (default UTF-8, or UTF-16 by its BOM), e.g. gbk"),

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Sequence
 
+from spacy.attrs import ORTH
 from spacy.tokens import Doc
 
 #: the sentence-final words (the parser's default `split_at`, chosen on dev: docs/pos-and-dependencies.md)
@@ -40,37 +41,44 @@ class DocSentences:
 def split_sentences(doc: Doc, split_at: FrozenSet[str] = SENTENCE_FINAL,
                     max_words: int = MAX_SENTENCE) -> DocSentences:
     """The sentences of one doc of words (see the module's docstring)."""
+    texts = doc_texts(doc)
     sentences: List[List[int]] = []
     current: List[int] = []
     spaces: List[int] = []
     close_pending = False
-    for token in doc:
-        if token.is_space:
-            spaces.append(token.i)
-            if "\n" in token.text or "\r" in token.text:
+    for i, text in enumerate(texts):
+        if text.isspace():  # spaCy's `token.is_space`
+            spaces.append(i)
+            if "\n" in text or "\r" in text:
                 _close(sentences, current)
                 current = []
                 close_pending = False
             continue
-        text = token.text
         if close_pending and text not in CLOSING:
             _close(sentences, current)
             current = []
             close_pending = False
-        current.append(token.i)
+        current.append(i)
         if text in split_at:
             close_pending = True
         elif len(current) >= max_words:
-            current = _cut(doc, sentences, current, max_words)
+            current = _cut(texts, sentences, current, max_words)
     _close(sentences, current)
-    return DocSentences(sentences, _space_heads(doc, spaces))
+    return DocSentences(sentences, _space_heads(texts, spaces))
 
 
-def _cut(doc: Doc, sentences: List[List[int]], current: List[int], max_words: int) -> List[int]:
+def doc_texts(doc: Doc) -> List[str]:
+    """The text of each token, read off the ORTH ids (no `Token` object is made: the parser reads
+    every word of every doc)."""
+    strings = doc.vocab.strings
+    return [strings[orth] for orth in doc.to_array(ORTH).tolist()]
+
+
+def _cut(texts: Sequence[str], sentences: List[List[int]], current: List[int], max_words: int) -> List[int]:
     """Close the first part of an over-long run of words; RETURNS the rest."""
     cut = len(current)
     for k in range(len(current) - 1, max_words // 2 - 1, -1):
-        if doc[current[k]].text in CLAUSE:
+        if texts[current[k]] in CLAUSE:
             cut = k + 1
             break
     sentences.append(current[:cut])
@@ -82,19 +90,19 @@ def _close(sentences: List[List[int]], current: List[int]) -> None:
         sentences.append(current)
 
 
-def _space_heads(doc: Doc, spaces: Sequence[int]) -> Dict[int, int]:
+def _space_heads(texts: Sequence[str], spaces: Sequence[int]) -> Dict[int, int]:
     heads: Dict[int, int] = {}
     if not spaces:
         return heads
-    is_space = [t.is_space for t in doc]
+    is_space = [text.isspace() for text in texts]
     previous = -1
-    following = [-1] * len(doc)
+    following = [-1] * len(texts)
     nxt = -1
-    for i in range(len(doc) - 1, -1, -1):
+    for i in range(len(texts) - 1, -1, -1):
         following[i] = nxt
         if not is_space[i]:
             nxt = i
-    for i in range(len(doc)):
+    for i in range(len(texts)):
         if is_space[i]:
             heads[i] = previous if previous >= 0 else (following[i] if following[i] >= 0 else i)
         else:

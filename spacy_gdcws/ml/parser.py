@@ -168,10 +168,11 @@ def _states_gradient(d_inputs: ArgsKwargs) -> ArcStates:
 
 
 def _convert_outputs(model: Model, X_Ytorch: Tuple[Any, Any], is_train: bool) -> Tuple[Any, Callable]:
-    """The outputs as host arrays (`ParseScores`, or relation logits); their gradients back."""
+    """The outputs as float32 host arrays (`ParseScores`, or relation logits; bf16 autocast's too);
+    their gradients back."""
     _, Ytorch = X_Ytorch
     outputs = Ytorch if isinstance(Ytorch, tuple) else (Ytorch,)
-    arrays = [y.detach().cpu().numpy() for y in outputs]
+    arrays = [y.detach().float().cpu().numpy() for y in outputs]
     Y = ParseScores(*arrays) if isinstance(Ytorch, tuple) else arrays[0]
     return Y, partial(_output_gradient, outputs, model.shims[0].device)
 

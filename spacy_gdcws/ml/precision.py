@@ -1,15 +1,16 @@
-"""The precision a segmentation model predicts in, owned here whole: as saved, float32,
-bfloat16 autocast, or int8 Linear layers.
+"""The precision a model predicts in (a segmenter's or the parser's), owned here whole: as
+saved, float32, bfloat16 autocast, or int8 Linear and LSTM layers.
 
     set_model_precision(nlp.get_pipe("segmenter").model, "int8")
 
-(`app.precision.set_precision` does this for every segmenter of a pipeline; `segment
+(`app.precision.set_precision` does this for every segmenter and parser of a pipeline; `segment
 --precision`.) int8 is dynamic quantisation (`torch.ao.quantization.quantize_dynamic`):
-weights of every `torch.nn.Linear` stored as int8, activations quantised on the fly per
-batch; embeddings, LayerNorm, attention products and the biaffine stay float32. A
-quantised model predicts only: it cannot be updated or saved. Every setting starts from
-the float module, which is kept: int8 then fp32 is float32 again, bf16 then "saved" is
-what the config said. What each costs and how often it changes words: docs/speed.md.
+weights of every `torch.nn.Linear` and `torch.nn.LSTM` stored as int8, activations quantised
+on the fly per batch; embeddings, LayerNorm, attention products and the biaffine products stay
+float32. A quantised model predicts only: it cannot be updated or saved (`check_not_quantized`,
+E025). Every setting starts from the float module, which is kept: int8 then fp32 is float32
+again, bf16 then "saved" is what the config said. What each costs and how often it changes
+words, tags and trees: docs/speed.md.
 """
 import warnings
 
@@ -37,17 +38,23 @@ def set_model_precision(model: Model, precision: str) -> None:
     model.attrs[QUANTIZED_ATTR] = precision == "int8"
 
 
+def check_not_quantized(name: str, model: Model) -> None:
+    """E025 for the int8-quantised component `name`: it predicts only (no update, no save)."""
+    if model.attrs.get(QUANTIZED_ATTR):
+        raise ValueError(Errors.E025.format(name=name))
+
+
 def quantize_model(model: Model) -> None:
     """`set_model_precision(model, "int8")`."""
     set_model_precision(model, "int8")
 
 
 def _quantized(net):
-    """An int8 copy of `net`'s Linear layers (the float module is left as it is)."""
+    """An int8 copy of `net`'s Linear and LSTM layers (the float module is left as it is)."""
     import torch
 
     with warnings.catch_warnings():
         # torch.ao.quantization is deprecated in favour of torchao; the eager
         # dynamic path still works and needs no extra dependency
         warnings.simplefilter("ignore")
-        return torch.ao.quantization.quantize_dynamic(net.eval(), {torch.nn.Linear}, dtype=torch.qint8)
+        return torch.ao.quantization.quantize_dynamic(net.eval(), {torch.nn.Linear, torch.nn.LSTM}, dtype=torch.qint8)

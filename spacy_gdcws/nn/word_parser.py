@@ -34,12 +34,16 @@ class Biaffine(nn.Module):
         xw = torch.matmul(x.unsqueeze(1), self.weight)  # (B, O, I, n)
         return torch.matmul(xw, y.unsqueeze(1).transpose(-1, -2))
 
-    def pairs(self, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    def pairs(self, x: torch.Tensor, y: torch.Tensor, chunk: int = 256) -> torch.Tensor:
         """The scores of N given pairs: x (N, n + bias_x), y (N, n + bias_y), bias columns
-        included -> (N, O), as one matrix product."""
+        included -> (N, O): a matrix product, then one small product per pair (`bmm`), `chunk`
+        pairs at a time so that the (chunk, O, n) intermediate stays in the CPU's cache (one
+        (N, O, n) product was 30% of the parser's time on one thread)."""
         n_out, n_x, n_y = self.weight.shape
-        xw = (x @ self.weight.permute(1, 0, 2).reshape(n_x, n_out * n_y)).view(-1, n_out, n_y)
-        return (xw * y.unsqueeze(1)).sum(-1)
+        weight = self.weight.permute(1, 0, 2).reshape(n_x, n_out * n_y)
+        parts = [torch.bmm((x[s: s + chunk] @ weight).view(-1, n_out, n_y), y[s: s + chunk, :, None])[..., 0]
+                 for s in range(0, x.shape[0], chunk)]
+        return torch.cat(parts) if parts else x.new_zeros((0, n_out))
 
 
 class MLP(nn.Module):

@@ -24,6 +24,7 @@ from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.parser import NORMALIZER, ROOT_LABEL, arc_log_probs, arc_states, scatter_states, size_outputs
+from spacy_gdcws.ml.precision import check_not_quantized
 from spacy_gdcws.parse import persist
 from spacy_gdcws.parse.loss import gold_arcs, parser_loss
 from spacy_gdcws.shipped import JIEBA_DICT
@@ -161,6 +162,7 @@ class BiaffineParser(TrainablePipe):
         losses.setdefault(self.name, 0.0)
         examples = list(examples)
         validate_examples(examples, "BiaffineParser.update")
+        check_not_quantized(self.name, self.model)
         batch: ParseBatch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows())
         if not batch.where or batch.gold is None:
             return losses

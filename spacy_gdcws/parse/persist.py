@@ -16,6 +16,7 @@ from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon, te
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, break_seal, save_whole, verify_checksums
 from spacy_gdcws.ml.fingerprint import model_fingerprint
+from spacy_gdcws.ml.precision import check_not_quantized
 
 FORMAT = 1
 LEXICON = "lexicon.txt"
@@ -24,6 +25,7 @@ LEXICON = "lexicon.txt"
 class SavedParser(Protocol):
     """What saving and loading read and write of a parser."""
 
+    name: str
     cfg: Dict[str, Any]
     model: Model
     vocab: Vocab
@@ -47,7 +49,8 @@ def _check(pipe: SavedParser, saved: Dict[str, Any], where: str) -> None:
 
 
 def to_bytes(pipe: SavedParser, exclude: Iterable[str]) -> bytes:
-    """The parser as bytes (`to_disk`'s parts)."""
+    """The parser as bytes (`to_disk`'s parts); E025 while it is int8-quantised."""
+    check_not_quantized(pipe.name, pipe.model)
     _record(pipe)
     return util.to_bytes({
         "cfg": lambda: srsly.json_dumps(pipe.cfg),
@@ -71,7 +74,9 @@ def from_bytes(pipe: SavedParser, data: bytes, exclude: Iterable[str]) -> None:
 
 
 def to_disk(pipe: SavedParser, path: Path, exclude: Iterable[str]) -> None:
-    """Write the parser's cfg, lexicon and model to `path`, whole or not at all."""
+    """Write the parser's cfg, lexicon and model to `path`, whole or not at all (E025 while it is
+    int8-quantised)."""
+    check_not_quantized(pipe.name, pipe.model)
     break_seal(path)
     _record(pipe)
     save_whole(path, {

@@ -46,6 +46,7 @@ from spacy_gdcws.ml.resources import (
     model_normalizer,
     record_ngram_vocab,
 )
+from spacy_gdcws.ml.precision import check_not_quantized
 from spacy_gdcws.ml.state import (
     ENSEMBLE_ATTR,
     output_kind,
@@ -262,7 +263,7 @@ class GDSegmenter(TrainablePipe):
         if not examples:
             return losses
         validate_examples(examples, "GDSegmenter.update")
-        serialize.check_not_quantized(self.name, self.model)
+        check_not_quantized(self.name, self.model)
         if not self.training_ready:
             check_training_state(self.name, self.model, self._augments)
         # pseudo-words keep every token: the gold gaps of an example hold for its respelled doc

@@ -26,7 +26,8 @@ from spacy_gdcws.io import CHECKSUMS, PIPELINE_CHECKSUMS, break_seal, save_whole
 from spacy_gdcws.ml.resources import model_normalizer
 from spacy_gdcws.ml.saved_layout import load_model_bytes
 from spacy_gdcws.ml.fingerprint import model_fingerprint
-from spacy_gdcws.ml.state import QUANTIZED_ATTR, uses_general_lexicon, uses_lexicon
+from spacy_gdcws.ml.precision import check_not_quantized
+from spacy_gdcws.ml.state import uses_general_lexicon, uses_lexicon
 
 # 2: checksums always written, the model's fingerprint in cfg (1: folders saved before 2026-11-26)
 FORMAT = 2
@@ -118,12 +119,6 @@ def verify_pipeline(path: Path) -> bool:
     if not verify_checksums(root, PIPELINE_CHECKSUMS, Errors.E125, Errors.E126, skip=skip if left_out else None):
         raise ValueError(Errors.E126.format(path=root / PIPELINE_CHECKSUMS))
     return True
-
-
-def check_not_quantized(name: str, model: Model) -> None:
-    """E025 for the int8-quantised segmenter `name`: it predicts only (no update, no save)."""
-    if model.attrs.get(QUANTIZED_ATTR):
-        raise ValueError(Errors.E025.format(name=name))
 
 
 def to_bytes(pipe: SavedSegmenter, exclude: Iterable[str]) -> bytes:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
+from spacy.attrs import ORTH
 from spacy.tokens import Doc
 from spacy.training import Example
 
@@ -124,11 +125,14 @@ class WordFeaturizer:
         feats = numpy.zeros((n_sents, max_len, len(FEATURES)), dtype=numpy.int64)
         chars = numpy.zeros((n_sents, max_len, MAX_CHARS), dtype=numpy.int64)
         lengths = numpy.zeros((n_sents,), dtype=numpy.int64)
-        word_rows = self.word_rows
+        word_rows, cache = self.word_rows, self._cache
+        orths: Dict[int, List[int]] = {}
         for b, (d, sent) in enumerate(where):
-            doc = docs[d]
+            if d not in orths:  # ORTH ids, not Token objects: the parser reads every word
+                orths[d] = docs[d].to_array(ORTH).tolist()
+            strings, doc_orths = docs[d].vocab.strings, orths[d]
             lengths[b] = len(sent)
-            rows = [word_rows(doc[i].orth, doc[i].text) for i in sent]
+            rows = [cache.get(orth) or word_rows(orth, strings[orth]) for orth in (doc_orths[i] for i in sent)]
             feats[b, : len(sent)] = numpy.stack([f for f, _ in rows])
             for k, (_, c) in enumerate(rows):
                 chars[b, k, : len(c)] = c
