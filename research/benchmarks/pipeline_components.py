@@ -2,7 +2,7 @@
 inside `gdcws_parser` its featurization, torch model, tree decoding and annotation.
 
     OMP_NUM_THREADS=1 python research/benchmarks/pipeline_components.py --model zh_gdcws \\
-        --output research/benchmarks/results/pipeline_components.json
+        [--parser-precision int8] --output research/benchmarks/results/pipeline_components.json
 
 Each component's `pipe` (and the parser's featurization, predict and set_annotations; its model's
 time is predict less featurization) is wrapped with a timer; the text is run once
@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--output", type=Path)
+    parser.add_argument("--parser-precision", default="saved",
+                        help="the parser's precision (`set_precision(nlp, P, components=['parser'])`: saved, int8, ...)")
     args = parser.parse_args()
     import spacy
     import torch
@@ -65,6 +67,10 @@ def main() -> None:
     texts = [t for t in texts if t]
     n_chars = sum(len(t) for t in texts)
     nlp = spacy.load(args.model)
+    if args.parser_precision != "saved":
+        from spacy_gdcws.app.precision import set_precision
+
+        set_precision(nlp, args.parser_precision, components=["parser"])
     times: Dict[str, float] = defaultdict(float)
     # nested timers: a component's own steps are inside its `pipe`; the components are not nested
     for name, proc in nlp.pipeline:
@@ -92,6 +98,7 @@ def main() -> None:
         "input": str(args.input),
         "chars": n_chars,
         "runs": args.runs,
+        "parser_precision": args.parser_precision,
         "seconds": median,
         "chars_per_s": {k: n_chars / v for k, v in median.items() if v > 0},
         "share_of_total": {k: v / median["total"] for k, v in median.items()},
