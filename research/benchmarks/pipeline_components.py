@@ -67,10 +67,9 @@ def main() -> None:
     texts = [t for t in texts if t]
     n_chars = sum(len(t) for t in texts)
     nlp = spacy.load(args.model)
-    if args.parser_precision != "saved":
-        from spacy_gdcws.app.precision import set_precision
+    from spacy_gdcws.app.precision import set_precision
 
-        set_precision(nlp, args.parser_precision, components=["parser"])
+    set_precision(nlp, args.parser_precision, components=["parser"])
     times: Dict[str, float] = defaultdict(float)
     # nested timers: a component's own steps are inside its `pipe`; the components are not nested
     for name, proc in nlp.pipeline:

@@ -70,7 +70,8 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16", "gdcws_segment", "gdcws_model",
+CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
+              "gdcws_segment", "gdcws_model",
               "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
               "spacy_char", "linear_char", "pkuseg", "jieba", "jieba_posseg", "spacy_pkuseg", "gdcws_full_baseline"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]

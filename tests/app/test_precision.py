@@ -45,7 +45,9 @@ def test_int8_quantized_segmenter_predicts_but_cannot_train_or_save(trained_copy
 
 
 def _analysis(nlp, texts):
-    return [[(t.text, t.pos_, t.tag_, t.head.i, t.dep_) for t in doc] for doc in nlp.pipe(texts)]
+    from tests.parse.test_component import _analysis as doc_analysis
+
+    return [doc_analysis(doc) for doc in nlp.pipe(texts)]
 
 
 def test_an_int8_parser_parses_like_the_float_one_and_cannot_train_or_save(tagged_model, ud_sentences, tmp_path):

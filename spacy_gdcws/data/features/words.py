@@ -12,6 +12,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import ORTH
+from spacy.strings import StringStore
 from spacy.tokens import Doc
 from spacy.training import Example
 
@@ -86,11 +87,13 @@ class WordFeaturizer:
         self.normalizer = normalizer
         self._cache: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
 
-    def word_rows(self, orth: int, text: str) -> Tuple[numpy.ndarray, numpy.ndarray]:
-        """The feature row and the character rows of one word."""
+    def word_rows(self, orth: int, strings: StringStore) -> Tuple[numpy.ndarray, numpy.ndarray]:
+        """The feature row and the character rows of the word `orth` (its text is looked up in
+        `strings` the first time only)."""
         cached = self._cache.get(orth)
         if cached is not None:
             return cached
+        text = strings[orth]
         if self.normalizer is not None:
             text = self.normalizer.text(text)
         rows = self.rows
@@ -125,14 +128,14 @@ class WordFeaturizer:
         feats = numpy.zeros((n_sents, max_len, len(FEATURES)), dtype=numpy.int64)
         chars = numpy.zeros((n_sents, max_len, MAX_CHARS), dtype=numpy.int64)
         lengths = numpy.zeros((n_sents,), dtype=numpy.int64)
-        word_rows, cache = self.word_rows, self._cache
+        word_rows = self.word_rows
         orths: Dict[int, List[int]] = {}
         for b, (d, sent) in enumerate(where):
             if d not in orths:  # ORTH ids, not Token objects: the parser reads every word
                 orths[d] = docs[d].to_array(ORTH).tolist()
             strings, doc_orths = docs[d].vocab.strings, orths[d]
             lengths[b] = len(sent)
-            rows = [cache.get(orth) or word_rows(orth, strings[orth]) for orth in (doc_orths[i] for i in sent)]
+            rows = [word_rows(doc_orths[i], strings) for i in sent]
             feats[b, : len(sent)] = numpy.stack([f for f, _ in rows])
             for k, (_, c) in enumerate(rows):
                 chars[b, k, : len(c)] = c
