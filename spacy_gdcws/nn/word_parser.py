@@ -11,9 +11,9 @@ from typing import List, Optional, Tuple
 import torch
 from torch import nn
 from torch.nn import functional
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from spacy_gdcws.errors import Errors
+from spacy_gdcws.nn.bilstm import run_bilstm
 from spacy_gdcws.nn.dropout import Dropout
 
 class Biaffine(nn.Module):
@@ -172,10 +172,7 @@ class BiaffineParserNet(nn.Module):
             mask = (torch.arange(x.shape[1], device=x.device)[None, :] <= lengths[:, None]).unsqueeze(-1)
             return self.hidden_dropout(self.cnn(x, mask.to(x.dtype)))
         assert self.lstm is not None
-        packed = pack_padded_sequence(x, (lengths + 1).cpu(), batch_first=True, enforce_sorted=False)
-        out, _ = self.lstm(packed)
-        out, _ = pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])
-        return self.hidden_dropout(out)
+        return self.hidden_dropout(run_bilstm(self.lstm, x, lengths + 1))
 
     def scores(self, feats: torch.Tensor, chars: torch.Tensor,
                lengths: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
