@@ -8,7 +8,6 @@ the segmenter frozen, one process, sizes and paths taking turns batch by batch.
         --output research/benchmarks/results/parser_steps.json
 """
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -60,7 +59,7 @@ def main() -> None:
     import torch
 
     from spacy_gdcws.nn import bilstm, word_parser
-    from reports import cpu_model
+    from reports import cpu_model, emit
 
     paths = {"packed": bilstm.packed_bilstm, "padded": bilstm.run_bilstm}
     runs = []
@@ -92,12 +91,7 @@ def main() -> None:
     report = {"command": " ".join([Path(sys.executable).name] + sys.argv), "cpu": cpu_model(),
               "threads": torch.get_num_threads(), "batch_words": args.batch_words, "steps": args.steps,
               "warmup": args.warmup, "results": results}
-    text = json.dumps(report, indent=2) + "\n"
-    if args.output:
-        args.output.parent.mkdir(parents=True, exist_ok=True)
-        args.output.write_text(text, encoding="utf8")
-    else:
-        print(text)
+    emit(report, args.output)
 
 
 if __name__ == "__main__":
