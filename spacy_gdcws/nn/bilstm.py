@@ -2,13 +2,14 @@
 this encoder and the parser's word encoder (`spacy_gdcws.nn.word_parser`) run their `torch.nn.LSTM` by.
 
 On a CPU, torch runs an LSTM over a padded batch with oneDNN's fused kernel, and one over packed
-sequences step by step: a training step (forward and backward) of the `fast` parser's 2 x 200 BiLSTM
-takes 1.7x as long packed (`research/benchmarks/lstm_training.py`). In training on a CPU, `run_bilstm`
-therefore runs each layer and direction over the padded batch with the module's own weights
-(`torch.func.functional_call` on a one-direction LSTM of the same size), the backward direction on
-each sentence reversed within its length, so padding never reaches a word's state: the same function
-as the packed run (1e-7), without the packing. Prediction, a GPU, and a quantised LSTM (int8, which
-has no such weights) take the packed path as before.
+sequences step by step, whose backward pass costs most: a training step of the `fast` parser takes
+1.29x as long with its 2 x 200 BiLSTM packed, and the segmenter's BiLSTM-CRF 1.55x
+(`research/benchmarks/parser_steps.py`, `train_speed.py`; `docs/speed.md`). In training on a CPU,
+`run_bilstm` therefore runs each layer and direction over padded runs of similar-length rows with the
+module's own weights (`torch.func.functional_call` on a one-direction LSTM of the same size), the
+backward direction on each row reversed within its length, so padding never reaches a real position:
+the same function as the packed run (1e-7), without the packing. Prediction, a GPU, and a quantised
+LSTM (int8, which has no such weights) take the packed path as before.
 """
 import threading
 from typing import Dict, Tuple
