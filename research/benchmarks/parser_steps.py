@@ -28,20 +28,10 @@ def build(config_path: Path, segmenter: Path, train: Path, width: int, depth: in
     config = load_config(config_path, overrides=overrides, interpolate=False)
     fix_random_seed(0)
     nlp = init_nlp(config)
-    resolved = registry.resolve(config.interpolate()["training"])
-    corpus = registry.resolve(config.interpolate()["corpora"])["train"]
-    return nlp, resolved["optimizer"], list(corpus(nlp))
-
-
-def word_batches(examples, words: int):
-    out, current, size = [], [], 0
-    for eg in examples:
-        current.append(eg)
-        size += len(eg.reference)
-        if size >= words:
-            out.append(current)
-            current, size = [], 0
-    return out
+    interpolated = config.interpolate()
+    optimizer = registry.resolve(interpolated["training"])["optimizer"]
+    corpus = registry.resolve(interpolated["corpora"])["train"]
+    return nlp, optimizer, list(corpus(nlp))
 
 
 def main() -> None:
@@ -60,13 +50,14 @@ def main() -> None:
 
     from spacy_gdcws.nn import bilstm, word_parser
     from reports import cpu_model, emit
+    from train_speed import batches
 
     paths = {"packed": bilstm.packed_bilstm, "padded": bilstm.run_bilstm}
     runs = []
     for size in args.sizes:
         depth, width = (int(v) for v in size.split("x"))
         nlp, optimizer, examples = build(args.config, args.segmenter, args.train, width, depth, args.docs)
-        groups = word_batches(examples, args.batch_words)
+        groups = batches(examples, args.batch_words, size_of=lambda eg: len(eg.reference))
         for path in paths:
             runs.append({"size": size, "path": path, "nlp": nlp, "optimizer": optimizer, "groups": groups,
                          "seconds": []})

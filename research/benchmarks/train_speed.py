@@ -51,12 +51,14 @@ def build(name: str, train_docs, n_init: int, root: Path = ROOT):
     return nlp, optimizer
 
 
-def batches(docs, batch_chars: int):
+def batches(items, limit: int, size_of=lambda doc: len(doc.text)):
+    """Consecutive `items` in batches closed once their summed `size_of` (a doc's characters by
+    default) reaches `limit`; the last, smaller one is dropped."""
     out, current, size = [], [], 0
-    for doc in docs:
-        current.append(doc)
-        size += len(doc.text)
-        if size >= batch_chars:
+    for item in items:
+        current.append(item)
+        size += size_of(item)
+        if size >= limit:
             out.append(current)
             current, size = [], 0
     return out
