@@ -10,7 +10,7 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy
 
-from spacy_gdcws.data.features.words import IGNORE
+from spacy_gdcws.data.features.gold import IGNORE
 from spacy_gdcws.ml.parser import ParseScores
 
 

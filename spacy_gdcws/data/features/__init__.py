@@ -3,7 +3,9 @@
 - `hashing`: hashed character and bigram rows, character classes;
 - `ngrams`: n-gram keys and the n-gram vocabulary with its UNKs;
 - `lexicon`: dictionary features, word counts and block leave-out;
-- `batch`: a batch's features, units and windows.
+- `batch`: a batch's features, units and windows;
+- `words`: the parser's word features and batches; `gold`: its training gold, aligned to the
+  predicted words once per example.
 
 Everything here is numpy and independent of the model's device, so the same
 plan (and so the same segmentation) is produced on CPU and GPU.

@@ -3,8 +3,9 @@ characters, and (in training) the gold heads, relations, UPOS and XPOS aligned t
 
 Feature columns (`FEATURES`): the word's form; its first and last characters; its lexicon tag
 (jieba's part of speech for the word, 1 = not in the lexicon); its length in characters; its
-lexicon frequency's octave. Each word's row is computed once per process and kept by its ORTH id.
-Rows are hashed by `hashing.text_row`, as the segmenter's are by `hashing.hash_rows`.
+lexicon frequency's octave. Each word's row is computed once per process and kept by its ORTH id,
+each training example's aligned gold once per example (`gold.AlignedGold`). Rows are hashed by
+`hashing.text_row`, as the segmenter's are by `hashing.hash_rows`.
 """
 import math
 from dataclasses import dataclass, field
@@ -16,15 +17,13 @@ from spacy.strings import StringStore
 from spacy.tokens import Doc
 from spacy.training import Example
 
+from spacy_gdcws.data.features.gold import AlignedGold, aligned_gold
 from spacy_gdcws.data.features.hashing import RESERVED, text_row
 from spacy_gdcws.data.normalize import CharNormalizer
 from spacy_gdcws.data.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
 
 FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
 MAX_CHARS = 8
-IGNORE = -1
-#: the row of the root's relation among the parser's labels (the first)
-ROOT_ROW = 0
 
 
 @dataclass
@@ -86,6 +85,7 @@ class WordFeaturizer:
         self.max_words = max_words
         self.normalizer = normalizer
         self._cache: Dict[int, Tuple[numpy.ndarray, numpy.ndarray]] = {}
+        self._gold = AlignedGold()
 
     def word_rows(self, orth: int, strings: StringStore) -> Tuple[numpy.ndarray, numpy.ndarray]:
         """The feature row and the character rows of the word `orth` (its text is looked up in
@@ -149,7 +149,7 @@ class WordFeaturizer:
         feats, chars, lengths = self.arrays(docs, where)
         gold = None
         if examples is not None:
-            gold = _aligned_gold(examples, where, feats.shape[1], labels or {})
+            gold = aligned_gold(examples, where, feats.shape[1], labels or {}, self._gold)
         return ParseBatch(feats, chars, lengths, where, space_heads, gold)
 
     def batches(self, docs: Sequence[Doc], max_padded: int = 4096) -> Tuple[List[ParseBatch], List[Dict[int, int]]]:
@@ -170,35 +170,3 @@ class WordFeaturizer:
             batches.append(ParseBatch(*self.arrays(docs, group), group, space_heads))
         return batches, space_heads
 
-
-def _aligned_gold(examples: Sequence[Example], where: List[Tuple[int, List[int]]], max_len: int,
-                  labels: Dict[str, Dict[str, int]]) -> Tuple[numpy.ndarray, ...]:
-    n = len(where)
-    heads = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
-    deps = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
-    upos = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
-    xpos = numpy.full((n, max_len), IGNORE, dtype=numpy.int64)
-    aligned: Dict[int, Tuple[list, list, list, list]] = {}
-    for b, (d, sent) in enumerate(where):
-        if d not in aligned:
-            eg = examples[d]
-            gold_heads, gold_deps = eg.get_aligned_parse(projectivize=False)
-            aligned[d] = (gold_heads, gold_deps, eg.get_aligned("POS", as_string=True),
-                          eg.get_aligned("TAG", as_string=True))
-        gold_heads, gold_deps, gold_pos, gold_tag = aligned[d]
-        position = {i: k for k, i in enumerate(sent)}
-        for k, i in enumerate(sent):
-            h = gold_heads[i]
-            dep = gold_deps[i]
-            if h is not None and dep:
-                if h == i:
-                    heads[b, k] = 0
-                    deps[b, k] = ROOT_ROW  # the root's relation, whatever the data calls it (root, ROOT)
-                elif h in position:
-                    heads[b, k] = position[h] + 1
-                    deps[b, k] = labels.get("deps", {}).get(dep, IGNORE)
-            if gold_pos[i]:
-                upos[b, k] = labels.get("upos", {}).get(gold_pos[i], IGNORE)
-            if gold_tag[i]:
-                xpos[b, k] = labels.get("xpos", {}).get(gold_tag[i], IGNORE)
-    return heads, deps, upos, xpos
