@@ -35,6 +35,7 @@ def prepare_cli(
     from spacy_gdcws.readers import read_sentences, split_dev
     from spacy_gdcws.readers.corpora import get_corpus, resolve
     from spacy_gdcws.treebanks.relabel import relabel
+    from spacy_gdcws.treebanks.word_standard import WordStandard
 
     spec = get_corpus(corpus)
     train_path = resolve(corpora_dir, spec.train)
@@ -56,6 +57,9 @@ def prepare_cli(
         sentences += dev
     else:
         train, dev = split_dev(sentences, dev_fraction, split, seed)
+    # the segmenter's words: further files in the first file's standard where the spec says so
+    standard = WordStandard().learn(train) if spec.segmenter_standard else None
+    segmenter_train, segmenter_dev = list(train), list(dev)
     more_relabel = dict(spec.more_relabel)
     for relative, path in zip(spec.more_train, more_paths):  # each file split on its own: every source has its dev part
         more = list(read_sentences(path, spec.more_format))
@@ -65,8 +69,20 @@ def prepare_cli(
         sentences += more
         train += more_train
         dev += more_dev
+        if standard is not None and relative in spec.segmenter_standard:
+            more_train = [standard.convert(sent) for sent in more_train]
+            more_dev = [standard.convert(sent) for sent in more_dev]
+        segmenter_train += more_train
+        segmenter_dev += more_dev
     msg.good(f"train: {write_docbin(train, output_dir / 'train.spacy')} sentences")
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
+    for part, (theirs, ours) in {"train": (segmenter_train, train), "dev": (segmenter_dev, dev)}.items():
+        target = output_dir / f"segmenter_{part}.spacy"
+        if theirs == ours:  # the same sentences: the same file
+            shutil.copyfile(output_dir / f"{part}.spacy", target)
+        else:
+            changed = sum(a is not b for a, b in zip(theirs, ours))
+            msg.good(f"segmenter {part}: {write_docbin(theirs, target)} sentences, {changed} in the first file's words")
     test = list(read_sentences(test_path, spec.test_format))
     msg.good(f"test: {write_docbin(test, output_dir / 'test.spacy')} sentences")
     if spec.test_format == "conll":
@@ -75,7 +91,8 @@ def prepare_cli(
     if spec.dictionary and resolve(corpora_dir, spec.dictionary).exists():
         shutil.copyfile(resolve(corpora_dir, spec.dictionary), output_dir / "words.txt")
     else:
-        write_vocabulary(sentences, output_dir / "words.txt")
+        # the words the segmenter learns (the official scorer's training vocabulary)
+        write_vocabulary(segmenter_train + segmenter_dev if spec.segmenter_standard else sentences, output_dir / "words.txt")
     if spec.test_format == "sighan":
         # keep the release's own lines (empty ones included) for line-aligned scoring
         shutil.copyfile(test_path, output_dir / "test_gold.txt")

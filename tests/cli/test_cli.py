@@ -164,6 +164,17 @@ def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     pud_last = list(read_conll(ROOT / "assets" / "ud_zh_more" / "zh_pud-ud-test.conllu"))[-1]
     assert dev[-1].text == "".join(pud_last.words)
     assert len(list(DocBin().from_disk(tmp_path / "c" / "test.spacy").get_docs(nlp.vocab))) == 500
+    # the segmenter's files: the same sentences, HK's, CFL's and PUD's words in GSD's standard (ud_gsd_more)
+    for part, docs in (("train", train), ("dev", dev)):
+        theirs = list(DocBin().from_disk(tmp_path / "c" / f"segmenter_{part}.spacy").get_docs(nlp.vocab))
+        assert [d.text for d in theirs] == [d.text for d in docs]
+        changed = [i for i, (a, b) in enumerate(zip(theirs, docs)) if [t.text for t in a] != [t.text for t in b]]
+        if corpus == "ud_by_sa":
+            assert not changed
+        else:  # never GSD's or GSDSimp's own sentences
+            held = {name: int(round(n * 0.1)) for name, n in sizes.items()}
+            first = sum((sizes[k] - held[k]) if part == "train" else held[k] for k in ("gsd", "gsdsimp_dev"))
+            assert changed and min(changed) >= first
 
 
 def test_model_card_names_what_the_model_reads():
