@@ -28,7 +28,9 @@ def prepare_cli(
                                 help="Check a fetched training file against its git blob id (--no-verify: a stand-in file)"),
 ) -> None:
     """Write train.spacy, dev.spacy (last 10% of the training file), test.spacy,
-    words.txt (training vocabulary: the official one where the release has
+    segmenter_train.spacy and segmenter_dev.spacy (the same sentences, the words the
+    segmenter learns: for ud_gsd_more, HK's, CFL's and PUD's in GSD's standard),
+    words.txt (the segmenter's training vocabulary: the official one where the release has
     it), test_gold.txt and test_raw.txt (line-aligned with the gold file), and
     for a treebank test.conllu (the gold file, for `evaluate-ud`)."""
     from spacy_gdcws.eval.evaluate import raw_test_lines
