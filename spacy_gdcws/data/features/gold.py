@@ -86,8 +86,11 @@ def aligned_gold(examples: Sequence[Example], where: List[Tuple[int, List[int]]]
     n = len(where)
     out = tuple(numpy.full((n, max_len), IGNORE, dtype=numpy.int64) for _ in range(4))
     heads, deps, upos, xpos = out
+    by_doc: Dict[int, Rows] = {}
     for b, (d, sent) in enumerate(where):
-        gold_heads, gold_deps, gold_upos, gold_xpos = cache(examples[d], labels)
+        if d not in by_doc:  # a doc's sentences share its rows
+            by_doc[d] = cache(examples[d], labels)
+        gold_heads, gold_deps, gold_upos, gold_xpos = by_doc[d]
         tokens = numpy.asarray(sent, dtype=numpy.int64)
         k = len(tokens)
         position = numpy.full(len(gold_heads), -1, dtype=numpy.int64)
