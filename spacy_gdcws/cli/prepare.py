@@ -56,7 +56,6 @@ def prepare_cli(
         sentences = [relabel(spec.relabel, sent, places) for sent in sentences]
     if dev_path is not None:  # a dev file of its own: the training file is not split
         train, dev = list(sentences), list(read_sentences(dev_path, spec.fmt))
-        sentences += dev
     else:
         train, dev = split_dev(sentences, dev_fraction, split, seed)
     # the segmenter's words: further files in the first file's standard where the spec says so
@@ -68,7 +67,6 @@ def prepare_cli(
         if relative in more_relabel:
             more = [relabel(more_relabel[relative], sent) for sent in more]
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
-        sentences += more
         train += more_train
         dev += more_dev
         if standard is not None and relative in spec.segmenter_standard:
@@ -80,10 +78,11 @@ def prepare_cli(
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
     for part, (theirs, ours) in {"train": (segmenter_train, train), "dev": (segmenter_dev, dev)}.items():
         target = output_dir / f"segmenter_{part}.spacy"
-        if theirs == ours:  # the same sentences: the same file
+        # `WordStandard.convert` returns a sentence whose words stay as it is
+        changed = sum(a is not b for a, b in zip(theirs, ours))
+        if not changed:  # the same sentences: the same file
             shutil.copyfile(output_dir / f"{part}.spacy", target)
         else:
-            changed = sum(a is not b for a, b in zip(theirs, ours))
             msg.good(f"segmenter {part}: {write_docbin(theirs, target)} sentences, {changed} in the first file's words")
     test = list(read_sentences(test_path, spec.test_format))
     msg.good(f"test: {write_docbin(test, output_dir / 'test.spacy')} sentences")
@@ -94,7 +93,7 @@ def prepare_cli(
         shutil.copyfile(resolve(corpora_dir, spec.dictionary), output_dir / "words.txt")
     else:
         # the words the segmenter learns (the official scorer's training vocabulary)
-        write_vocabulary(segmenter_train + segmenter_dev if spec.segmenter_standard else sentences, output_dir / "words.txt")
+        write_vocabulary(segmenter_train + segmenter_dev, output_dir / "words.txt")
     if spec.test_format == "sighan":
         # keep the release's own lines (empty ones included) for line-aligned scoring
         shutil.copyfile(test_path, output_dir / "test_gold.txt")
