@@ -1,5 +1,6 @@
 """What the Ray cluster tests share: free ports, the `ray` command, a cluster of `ray start` nodes,
-a corpus with `segment`'s outputs, and what a run may leave behind."""
+a corpus with `segment`'s outputs, a full disk injected into every process of a run, and what a run
+may leave behind."""
 import os
 import shutil
 import socket
@@ -75,3 +76,59 @@ def leftovers(out: Path) -> List[str]:
     """What a finished run must not leave in its output folder: parts, temporary files, the lock."""
     return sorted(str(p.relative_to(out)) for p in out.rglob("*")
                   if ".segment-corpus-parts" in str(p) or p.name.endswith(".tmp") or p.name == ".segment-corpus.lock")
+
+
+#: imported by every Python process of a run whose PYTHONPATH names its folder (the driver, Ray's
+#: workers): while the marker file exists, the parts of every input file but the first are refused
+#: with ENOSPC as a full disk refuses them, where the workers write (`workers.atomic_write_fs`)
+_FULL_DISK_SITE = """
+import os
+import sys
+
+_MARKER = os.environ.get("GDCWS_TEST_FULL_DISK")
+
+
+def _full_disk_write(write):
+    import errno
+
+    def full(filesystem, path, data):
+        if os.path.exists(_MARKER) and "/00000000/" not in path:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), path)
+        return write(filesystem, path, data)
+
+    return full
+
+
+class _PatchAfterImport:
+    def find_spec(self, name, path=None, target=None):
+        if name != "spacy_gdcws.app.corpus.workers":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        execute = spec.loader.exec_module
+
+        def exec_module(module):
+            execute(module)
+            module.atomic_write_fs = _full_disk_write(module.atomic_write_fs)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+if _MARKER:
+    sys.meta_path.insert(0, _PatchAfterImport())
+"""
+
+
+def full_disk_env(folder: Path, marker: Path) -> Dict[str, str]:
+    """The environment of a run whose part writes fail with ENOSPC (but the first input file's) while
+    `marker` exists (a `sitecustomize` in `folder`, first on PYTHONPATH): the fault a full output
+    disk gives, where the test cannot mount a small one."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "sitecustomize.py").write_text(_FULL_DISK_SITE, encoding="utf8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(folder), str(ROOT), env.get("PYTHONPATH", "")) if p)
+    env["GDCWS_TEST_FULL_DISK"] = str(marker)
+    return env

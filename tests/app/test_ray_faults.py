@@ -6,8 +6,9 @@ staging file left:
   head and two worker nodes, every node on loopback;
 - an actor killed on the cluster;
 - `ray job submit` against the cluster's job API (the dashboard bound to loopback);
-- the output filesystem full mid-run (a small tmpfs): one coded line (E103), nothing committed, and
-  the rerun after space is freed completes;
+- the output filesystem full mid-run (a small tmpfs where the test may mount one, and ENOSPC injected
+  into the workers' writes everywhere): one coded line (E103), nothing committed, and the rerun after
+  space is freed completes;
 - `s3://` inputs and outputs against an S3-compatible server on 127.0.0.1 (moto's server mode),
   pyarrow's own S3 client end to end, with a resume and a deleted output.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.ray_helpers import free_port, leftovers, ray_cli, ray_cluster, segmented_corpus
+from tests.app.ray_helpers import free_port, full_disk_env, leftovers, ray_cli, ray_cluster, segmented_corpus
 from tests.util import LEGACY_FIXTURE
 
 ray = pytest.importorskip("ray")
@@ -160,26 +161,39 @@ def test_70_ray_job_submit(cluster, corpus, tmp_path):
     _check(out, expected)
 
 
-@pytest.fixture
-def small_disk(tmp_path):
-    """A tmpfs of 1 MB (root and a kernel that lets it mount one), unmounted after."""
+@pytest.fixture(params=["tmpfs", "injected"])
+def full_disk(request, tmp_path):
+    """An output folder whose disk fills mid-run, and how to free it: a real tmpfs of 1 MB (root and a
+    kernel that let the test mount one; skipped elsewhere), and, everywhere, ENOSPC injected where the
+    workers write their parts (`ray_helpers.full_disk_env`). Yields (output folder, the run's
+    environment, a callable that frees the space)."""
+    if request.param == "injected":
+        marker = tmp_path / "disk-full"
+        marker.touch()
+        yield tmp_path / "out", full_disk_env(tmp_path / "site", marker), marker.unlink
+        return
     mount = tmp_path / "disk"
     mount.mkdir()
     made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True)
     if made.returncode != 0:
         pytest.skip("cannot mount a small tmpfs here (needs root): " + made.stderr.decode()[-200:])
+
+    def grow() -> None:
+        grown = subprocess.run(["mount", "-o", "remount,size=64m", str(mount)], capture_output=True)
+        assert grown.returncode == 0, grown.stderr
+
     try:
-        yield mount
+        yield mount / "out", None, grow
     finally:
         subprocess.run(["umount", "-l", str(mount)], capture_output=True)
 
 
-def test_70_the_output_disk_full_mid_run(corpus, small_disk):
+def test_70_the_output_disk_full_mid_run(corpus, full_disk):
     """The output folder's disk fills while parts are written: one coded line (E103 naming the output
-    folder), no file committed, no part left; after the disk grows the same command completes."""
+    folder), no file committed, no part left; after space is freed the same command completes."""
     source, expected = corpus
-    out = small_disk / "out"
-    run = subprocess.run(_command(source, out, "--actors", "2"), capture_output=True, text=True, timeout=600)
+    out, env, free = full_disk
+    run = subprocess.run(_command(source, out, "--actors", "2"), capture_output=True, text=True, timeout=600, env=env)
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-3000:]
     # the report is one line, the last; Ray's C++ core may print its own line as the actors start
     # (its issue 53727: Ray Data passes an actor's arguments through the object store)
@@ -187,9 +201,9 @@ def test_70_the_output_disk_full_mid_run(corpus, small_disk):
     assert lines[-1].startswith("✘ [E103]") and str(out) in lines[-1], run.stderr[-3000:]
     assert [line for line in lines if "✘" in line or "ERROR" in line] == lines[-1:], run.stderr[-3000:]
     assert not list(out.glob("*.txt")) and leftovers(out) == []
-    grown = subprocess.run(["mount", "-o", "remount,size=64m", str(small_disk)], capture_output=True)
-    assert grown.returncode == 0, grown.stderr
-    rerun = subprocess.run(_command(source, out, "--actors", "2"), capture_output=True, text=True, timeout=600)
+    free()
+    rerun = subprocess.run(_command(source, out, "--actors", "2"), capture_output=True, text=True, timeout=600,
+                           env=env)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     _check(out, expected)
 
