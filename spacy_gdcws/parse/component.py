@@ -20,7 +20,6 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
 from spacy_gdcws.data.features.words import ParseBatch, WordFeaturizer, WordLexicon
-from spacy_gdcws.decoding.constraints import agreeing_tags, constrained_relations, relation_masks, tag_pair_mask
 from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
@@ -52,14 +51,10 @@ class BiaffineParser(TrainablePipe):
 
     split_at (List[str]): Words that end a sentence (line breaks always do).
     projective (bool): Decode projective trees (Eisner) or any tree (Chu-Liu-Edmonds).
-    constrain (bool): Decode labels under UD's constraints and the training data's tag pairs
-        (`decoding.constraints`): left-headed `conj`/`fixed`/`flat`/`goeswith`/`appos`, at most one
-        subject per predicate, and a (UPOS, XPOS) pair seen in training (a model saved before
-        the pairs were recorded: the relations only).
     """
 
     def __init__(self, vocab: Vocab, model: Model, name: str = "parser", *, split_at: Sequence[str],
-                 projective: bool, constrain: bool, scorer: Optional[Callable] = None) -> None:
+                 projective: bool, scorer: Optional[Callable] = None) -> None:
         self.vocab = vocab
         self.model = model
         self.name = name
@@ -68,7 +63,6 @@ class BiaffineParser(TrainablePipe):
         self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": []}
         self.split_at = list(split_at)
         self.projective = bool(projective)
-        self.constrain = bool(constrain)
         self.lexicon = WordLexicon()
         self._featurizer: Optional[WordFeaturizer] = None
 
@@ -118,7 +112,9 @@ class BiaffineParser(TrainablePipe):
             sentences = numpy.concatenate([numpy.full(len(h), b) for b, h in enumerate(decoded)])
             words = numpy.concatenate([numpy.arange(len(h)) for h in decoded])
             heads = numpy.concatenate(decoded)
-            relations, upos, xpos = self._labels(scores, sentences, words, heads)
+            relations = best_relations(self.model.predict(arc_states(scores, sentences, words, heads)), heads == 0,
+                                       ROOT_LABEL)
+            upos, xpos = scores.upos.argmax(-1)[sentences, words], scores.xpos.argmax(-1)[sentences, words]
             n = 0
             for d, sent in batch.where:
                 tokens = numpy.asarray(sent, dtype=numpy.int64)
@@ -132,23 +128,6 @@ class BiaffineParser(TrainablePipe):
             for token, head in spaces.items():
                 parse.heads[token] = head
         return parses
-
-    def _labels(self, scores: Any, sentences: numpy.ndarray, words: numpy.ndarray,
-                heads: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
-        """The relation, UPOS and XPOS rows of N decoded words (sentence, word, head: 1-based, 0
-        the root), the relations from the model's label pass on the chosen arcs."""
-        logits = self.model.predict(arc_states(scores, sentences, words, heads))
-        upos, xpos = scores.upos[sentences, words], scores.xpos[sentences, words]
-        if not self.constrain:
-            return best_relations(logits, heads == 0, ROOT_LABEL), upos.argmax(-1), xpos.argmax(-1)
-        labels = self.cfg["labels"]
-        left_headed, subject = relation_masks(labels["deps"])
-        relations = constrained_relations(logits, heads == 0, ROOT_LABEL, heads - 1 > words,
-                                          sentences * (int(heads.max(initial=0)) + 1) + heads, left_headed, subject)
-        if not self.cfg.get("tag_pairs") or not labels["xpos"]:
-            return relations, upos.argmax(-1), xpos.argmax(-1)
-        return (relations, *agreeing_tags(upos, xpos, tag_pair_mask(self.cfg["tag_pairs"], labels["upos"],
-                                                                    labels["xpos"])))
 
     def set_annotations(self, docs: Iterable[Doc], parses: Sequence[DocParse]) -> None:
         """Write UPOS, XPOS, heads and relations (and so the sentences) on each doc."""
@@ -212,21 +191,18 @@ class BiaffineParser(TrainablePipe):
         lexicon (`lexicon`, default the shipped jieba dictionary with parts of speech)."""
         validate_examples(get_examples(), "BiaffineParser.initialize")
         upos, xpos, deps = set(), set(), set()
-        roots, pairs = set(), set()
+        roots = set()
         for eg in get_examples():
             for token in eg.reference:
                 if token.pos_ and token.pos_ != MISSING:
                     upos.add(token.pos_)
                 if token.tag_ and token.tag_ != MISSING:  # HK and CFL write "_": no XPOS, not a tag
                     xpos.add(token.tag_)
-                    if token.pos_ and token.pos_ != MISSING:
-                        pairs.add((token.pos_, token.tag_))
                 if token.dep_:
                     (roots if token.head.i == token.i else deps).add(token.dep_)
         # the root's relation is spaCy's ROOT whatever the data calls it (UD's root: CoNLL-U writes that)
         deps -= roots | {ROOT}
         self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [ROOT] + sorted(deps)}
-        self.cfg["tag_pairs"] = [list(pair) for pair in sorted(pairs)]
         self.size_model()
         self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))
         self.cfg["lexicon_tags"] = self.lexicon.tags()

@@ -35,19 +35,17 @@ DEFAULT_MODEL = Config().from_str(DEFAULT_MODEL_CONFIG)["model"]
     "gdcws_parser",
     assigns=["token.pos", "token.tag", "token.head", "token.dep", "token.is_sent_start", "doc.sents"],
     default_config={"model": DEFAULT_MODEL, "split_at": sorted(SENTENCE_FINAL), "projective": True,
-                    "constrain": True, "scorer": {"@scorers": "spacy_gdcws.parser_scorer.v1"}},
+                    "scorer": {"@scorers": "spacy_gdcws.parser_scorer.v1"}},
     default_score_weights={"pos_acc": 0.4, "tag_acc": 0.1, "dep_uas": 0.0, "dep_las": 0.5, "sents_f": 0.0,
                            "dep_las_per_type": None, "sents_p": None, "sents_r": None},
 )
 def make_parser(nlp: Language, name: str, model: Model, split_at: List[str], projective: bool,
-                constrain: bool, scorer: Optional[Callable]) -> BiaffineParser:
+                scorer: Optional[Callable]) -> BiaffineParser:
     """UPOS, XPOS, heads and relations on the segmenter's words (a biaffine parser and tagger).
 
     model (Model): `spacy_gdcws.BiaffineParser.v2`.
     split_at (List[str]): Words that end a sentence (line breaks always do).
     projective (bool): Projective trees (Eisner) or any tree (Chu-Liu-Edmonds).
-    constrain (bool): Labels under UD's constraints and the training data's tag pairs.
     scorer (Optional[Callable]): The scorer (`spacy_gdcws.parser_scorer.v1`).
     """
-    return BiaffineParser(nlp.vocab, model, name, split_at=split_at, projective=projective, constrain=constrain,
-                          scorer=scorer)
+    return BiaffineParser(nlp.vocab, model, name, split_at=split_at, projective=projective, scorer=scorer)
