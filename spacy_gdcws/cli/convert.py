@@ -13,14 +13,15 @@ if TYPE_CHECKING:  # the readers import spaCy: a command imports them when it ru
 
 
 def write_docbin(sentences: Iterable["Sentence"], path: Path) -> int:
-    """Write sentences as reference docs to a .spacy file (whole or not at all); RETURNS the count."""
+    """Write sentences as reference docs to a .spacy file (whole or not at all), each with its
+    treebank where the sentence names one (`sentence_to_doc`); RETURNS the count."""
     import spacy
     from spacy.tokens import DocBin
 
     from spacy_gdcws.readers import sentence_to_doc
 
     nlp = spacy.blank("zh")
-    db = DocBin(store_user_data=False)
+    db = DocBin(store_user_data=True)
     n = 0
     for sent in sentences:
         db.add(sentence_to_doc(nlp.vocab, sent))

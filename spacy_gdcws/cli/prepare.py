@@ -1,6 +1,7 @@
 """`prepare`: a known corpus -> train/dev/test DocBins, vocabulary, gold and raw test text."""
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, List
 
 import typer
 from wasabi import msg
@@ -14,6 +15,9 @@ from spacy_gdcws.cli.convert import (
 )
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import git_blob_id
+
+if TYPE_CHECKING:  # the readers import spaCy: a command imports them when it runs
+    from spacy_gdcws.readers import Sentence
 
 
 @app.command("prepare")
@@ -50,12 +54,12 @@ def prepare_cli(
     if spec.train_blob and verify and git_blob_id(train_path) != spec.train_blob:
         msg.fail(Errors.E120.format(path=train_path, found=git_blob_id(train_path), expected=spec.train_blob), exits=1)
     output_dir.mkdir(parents=True, exist_ok=True)
-    sentences = list(read_sentences(train_path, spec.fmt))
+    sentences = _from(spec.train, read_sentences(train_path, spec.fmt))
     if spec.relabel:
         places = place_names()
         sentences = [relabel(spec.relabel, sent, places) for sent in sentences]
     if dev_path is not None:  # a dev file of its own: the training file is not split
-        train, dev = list(sentences), list(read_sentences(dev_path, spec.fmt))
+        train, dev = list(sentences), _from(spec.train, read_sentences(dev_path, spec.fmt))
     else:
         train, dev = split_dev(sentences, dev_fraction, split, seed)
     # the segmenter's words: further files in the first file's standard where the spec says so
@@ -63,7 +67,7 @@ def prepare_cli(
     segmenter_train, segmenter_dev = list(train), list(dev)
     more_relabel = dict(spec.more_relabel)
     for relative, path in zip(spec.more_train, more_paths):  # each file split on its own: every source has its dev part
-        more = list(read_sentences(path, spec.more_format))
+        more = _from(spec.train if relative in spec.same_treebank else relative, read_sentences(path, spec.more_format))
         if relative in more_relabel:
             more = [relabel(more_relabel[relative], sent) for sent in more]
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
@@ -107,6 +111,16 @@ def prepare_cli(
     else:
         write_lines(output_dir / "test_raw.txt", raw_test_lines(output_dir / "test_gold.txt"))
     msg.good(f"{corpus} -> {output_dir}")
+
+
+def _from(treebank: str, sentences: Iterable["Sentence"]) -> List["Sentence"]:
+    """The sentences, each naming the treebank it comes from (`meta["treebank"]`: the file's path in
+    the corpora folder; a dev file of its own counts as its training file's treebank), which the
+    parser reads as a feature (`gdcws_parser`: one parse convention per treebank)."""
+    sentences = list(sentences)
+    for sent in sentences:
+        sent.meta["treebank"] = treebank
+    return sentences
 
 
 def place_names() -> frozenset:

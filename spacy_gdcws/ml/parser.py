@@ -66,7 +66,9 @@ def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], ch
 
     feature_rows, feature_widths (List[int]): One table per feature column, in the order of
         `spacy_gdcws.data.features.words.FEATURES` (form, first and last character, lexicon tag,
-        length, lexicon frequency).
+        length, lexicon frequency, and optionally the treebank: a table of one row per training
+        treebank after the padding row, which lets treebanks of other conventions train the
+        parser without teaching the first treebank's parse theirs).
     char_rows, char_width (int): The table of each word's characters (mean-pooled; width 0 = off).
     normalize (str): The characters the features read (`data.normalize`, e.g. "t2s+width", as the
         segmenter's embedding reads them: traditional and full-width text meet the simplified words
@@ -88,7 +90,7 @@ def parser_model(net_args: Dict[str, Any], sizes: Dict[str, Optional[int]], norm
     """The parser's thinc model for the torch module of `net_args`; with every size of `sizes`
     given, its module is built at once (`spacy_gdcws.BiaffineParser.v1`'s sizes), else at
     `initialize`, once `size_outputs` has set them."""
-    if len(net_args["feature_rows"]) != len(FEATURES):
+    if len(net_args["feature_rows"]) not in (len(FEATURES) - 1, len(FEATURES)):
         raise ValueError(Errors.E115.format(n=len(net_args["feature_rows"]), names=", ".join(FEATURES)))
     check_spec(normalize)
     register_fork_handler()

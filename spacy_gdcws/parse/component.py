@@ -19,7 +19,7 @@ from spacy.training import Example, validate_examples
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
-from spacy_gdcws.data.features.words import ParseBatch, WordFeaturizer, WordLexicon
+from spacy_gdcws.data.features.words import TREEBANK_ROW, ParseBatch, WordFeaturizer, WordLexicon
 from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
@@ -27,6 +27,7 @@ from spacy_gdcws.ml.parser import NORMALIZER, ROOT_LABEL, arc_log_probs, arc_sta
 from spacy_gdcws.ml.precision import check_not_quantized
 from spacy_gdcws.parse import persist
 from spacy_gdcws.parse.loss import gold_arcs, parser_loss
+from spacy_gdcws.readers.corpus import TREEBANK_KEY
 from spacy_gdcws.shipped import JIEBA_DICT
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
@@ -60,7 +61,8 @@ class BiaffineParser(TrainablePipe):
         self.name = name
         self.scorer = scorer
         # saved with the component: what initialize read off the data (settings live in the config)
-        self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": []}
+        self.cfg: Dict[str, Any] = {"labels": {"upos": [], "xpos": [], "deps": []}, "lexicon_tags": [],
+                                    "treebanks": []}
         self.split_at = list(split_at)
         self.projective = bool(projective)
         self.lexicon = WordLexicon()
@@ -97,6 +99,12 @@ class BiaffineParser(TrainablePipe):
 
     def _rows(self) -> Dict[str, Dict[str, int]]:
         return {kind: {label: i for i, label in enumerate(labels)} for kind, labels in self.cfg["labels"].items()}
+
+    def _treebank_rows(self, examples: Sequence[Example]) -> List[int]:
+        """The treebank row of each example (its reference doc's `TREEBANK_KEY`; the first
+        treebank's, `TREEBANK_ROW`, where it names none or one initialize did not see)."""
+        rows = {name: TREEBANK_ROW + i for i, name in enumerate(self.cfg.get("treebanks", []))}
+        return [rows.get(eg.reference.user_data.get(TREEBANK_KEY), TREEBANK_ROW) for eg in examples]
 
     # -- prediction ----------------------------------------------------------------------------
 
@@ -163,7 +171,8 @@ class BiaffineParser(TrainablePipe):
         examples = list(examples)
         validate_examples(examples, "BiaffineParser.update")
         check_not_quantized(self.name, self.model)
-        batch: ParseBatch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows())
+        batch: ParseBatch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows(),
+                                                  self._treebank_rows(examples))
         if not batch.where or batch.gold is None:
             return losses
         scores, backprop_scores = self.model.begin_update(batch)
@@ -187,12 +196,17 @@ class BiaffineParser(TrainablePipe):
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
                    lexicon: Optional[Path] = None) -> None:
-        """Read the labels off the training data (the model's output sizes: `size_model`) and the
+        """Read the labels and the treebanks off the training data (the model's output sizes:
+        `size_model`; the treebanks in the order the data first names them: the first is the
+        convention the parser parses in, `prepare` writes the corpus's first file first) and the
         lexicon (`lexicon`, default the shipped jieba dictionary with parts of speech)."""
         validate_examples(get_examples(), "BiaffineParser.initialize")
         upos, xpos, deps = set(), set(), set()
         roots = set()
+        treebanks: Dict[str, None] = {}
         for eg in get_examples():
+            if TREEBANK_KEY in eg.reference.user_data:
+                treebanks.setdefault(eg.reference.user_data[TREEBANK_KEY], None)
             for token in eg.reference:
                 if token.pos_ and token.pos_ != MISSING:
                     upos.add(token.pos_)
@@ -203,6 +217,7 @@ class BiaffineParser(TrainablePipe):
         # the root's relation is spaCy's ROOT whatever the data calls it (UD's root: CoNLL-U writes that)
         deps -= roots | {ROOT}
         self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [ROOT] + sorted(deps)}
+        self.cfg["treebanks"] = list(treebanks)
         self.size_model()
         self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))
         self.cfg["lexicon_tags"] = self.lexicon.tags()

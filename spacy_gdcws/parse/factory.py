@@ -15,8 +15,8 @@ register()
 DEFAULT_MODEL_CONFIG = """
 [model]
 @architectures = "spacy_gdcws.BiaffineParser.v2"
-feature_rows = [20000, 5000, 5000, 64, 12, 24]
-feature_widths = [100, 50, 50, 25, 10, 10]
+feature_rows = [20000, 5000, 5000, 64, 12, 24, 8]
+feature_widths = [100, 50, 50, 25, 10, 10, 16]
 char_rows = 5000
 char_width = 50
 normalize = "t2s+width"

@@ -34,6 +34,9 @@ class CorpusSpec:
     segmenter_standard: more_train files whose words the segmenter learns in the first training
         file's segmentation standard (`treebanks.word_standard`; `prepare` writes them to
         `segmenter_train.spacy` and `segmenter_dev.spacy`, the parser reads them as released).
+    same_treebank: more_train files whose sentences count as the first training file's treebank
+        (each sentence names its treebank, which the parser reads: one convention per treebank,
+        the first file's the one it parses in).
     """
 
     train: str
@@ -53,6 +56,7 @@ class CorpusSpec:
     train_blob: Optional[str] = None
     more_relabel: Tuple[Tuple[str, str], ...] = ()
     segmenter_standard: Tuple[str, ...] = ()
+    same_treebank: Tuple[str, ...] = ()
 
     @property
     def test_format(self) -> str:
@@ -89,7 +93,7 @@ CORPORA: Dict[str, CorpusSpec] = {
     # all shipped in assets/ with words, UPOS and dependencies
     "ud_gsd_more": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2_trees",
                               more_train=_GSDSIMP_DEV_AND_MORE, more_relabel=_TO_GSDSIMP,
-                              segmenter_standard=_GSD_WORDS),
+                              segmenter_standard=_GSD_WORDS, same_treebank=_GSDSIMP_DEV_AND_MORE[:1]),
     # the main job's data under CC BY-SA alone (a model a commercial user can take): the 500
     # GSDSimp dev sentences (CC BY-SA 4.0) and UD Chinese HK, CFL (CC BY-SA 4.0) and PUD
     # (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default. The segmenter reads their

@@ -40,6 +40,9 @@ def read_sentences(path: Union[str, Path], fmt: str = "auto") -> Iterator[Senten
 
 #: the root's relation in a Doc, as spaCy's parsers and pipelines write it (UD's `root` in CoNLL-U)
 ROOT = "ROOT"
+#: where a reference doc names the treebank its sentence comes from (`Sentence.meta["treebank"]`,
+#: set by `prepare`): its `user_data` key, kept by `DocBin(store_user_data=True)`
+TREEBANK_KEY = ("spacy_gdcws", "treebank")
 
 
 def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
@@ -47,12 +50,13 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
     spaCy's `ROOT`.
 
     Without explicit `spaces` the doc would have unknown spaces and spaCy
-    would feed the gold words, not characters, to the pipeline.
+    would feed the gold words, not characters, to the pipeline. The sentence's treebank (its
+    `meta["treebank"]`), where it has one, goes to `doc.user_data[TREEBANK_KEY]`.
     """
     deps = sent.deps
     if deps is not None and sent.heads is not None:
         deps = [ROOT if h == i else d for i, (d, h) in enumerate(zip(deps, sent.heads))]
-    return Doc(
+    doc = Doc(
         vocab,
         words=sent.words,
         spaces=[False] * len(sent.words),
@@ -61,6 +65,9 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
         heads=sent.heads,
         deps=deps,
     )
+    if "treebank" in sent.meta:
+        doc.user_data[TREEBANK_KEY] = str(sent.meta["treebank"])
+    return doc
 
 
 def split_dev(

@@ -154,7 +154,10 @@ def test_segment_precision_option(trained_nlp, tmp_path):
 ])
 def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     """Each file's last 10% in dev, so every source has its held-out part; the last dev
-    sentence is PUD's last line; tested on GSDSimp test."""
+    sentence is PUD's last line; tested on GSDSimp test. Each sentence names its treebank (its
+    file; GSDSimp dev counts as GSD's in ud_gsd_more), the first file's first."""
+    from spacy_gdcws.readers.corpus import TREEBANK_KEY
+
     cli("prepare", corpus, ROOT / "assets", tmp_path / "c")
     n_dev = sum(int(round(n * 0.1)) for n in sizes.values())
     nlp = spacy.blank("zh")
@@ -164,6 +167,15 @@ def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     pud_last = list(read_conll(ROOT / "assets" / "ud_zh_more" / "zh_pud-ud-test.conllu"))[-1]
     assert dev[-1].text == "".join(pud_last.words)
     assert len(list(DocBin().from_disk(tmp_path / "c" / "test.spacy").get_docs(nlp.vocab))) == 500
+    names = {"gsd": "ud_zh/train.conll", "gsdsimp_dev": "ud_zh/zh_gsdsimp-ud-dev.conllu",
+             "hk": "ud_zh_more/zh_hk-ud-test.conllu", "cfl": "ud_zh_more/zh_cfl-ud-test.conllu",
+             "pud": "ud_zh_more/zh_pud-ud-test.conllu"}
+    if corpus == "ud_gsd_more":
+        names["gsdsimp_dev"] = names["gsd"]
+    for part, docs in (("train", train), ("dev", dev)):
+        expected = [names[k] for k, n in sizes.items()
+                    for _ in range(n - int(round(n * 0.1)) if part == "train" else int(round(n * 0.1)))]
+        assert [d.user_data[TREEBANK_KEY] for d in docs] == expected
     # the segmenter's files: the same sentences, HK's, CFL's and PUD's words in GSD's standard (ud_gsd_more)
     for part, docs in (("train", train), ("dev", dev)):
         theirs = list(DocBin().from_disk(tmp_path / "c" / f"segmenter_{part}.spacy").get_docs(nlp.vocab))

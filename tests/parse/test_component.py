@@ -143,6 +143,42 @@ def test_a_treebank_without_xpos_teaches_no_tag(ud_sentences):
     assert parser.labels[0] == "ROOT"
 
 
+def test_68_each_treebank_has_its_row_and_the_first_is_the_one_parsed_in(ud_sentences, tmp_path):
+    """Sentences that name their treebank (`prepare`): initialize lists the treebanks as the data
+    first names them; an update gives each sentence its own treebank's row of the seventh feature
+    column, a sentence naming none or an unknown one the first's; prediction parses every sentence
+    in the first's. The list is saved with the component; a model without the column has none."""
+    from dataclasses import replace
+
+    from spacy_gdcws.readers.corpus import TREEBANK_KEY
+
+    nlp = spacy.blank("zh")
+    model = {**SMALL, "feature_rows": SMALL["feature_rows"] + [4], "feature_widths": SMALL["feature_widths"] + [4]}
+    parser = nlp.add_pipe("gdcws_parser", config={"model": model})
+    named = ["hk", "gsd", "hk", "pud", "gsd", None]
+    golds = [sentence_to_doc(nlp.vocab, replace(s, meta={"treebank": name} if name else {}))
+             for s, name in zip(ud_sentences, named)]
+    assert [g.user_data.get(TREEBANK_KEY) for g in golds] == named
+    examples = [Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)]
+    nlp.initialize(lambda: examples)
+    assert parser.cfg["treebanks"] == ["hk", "gsd", "pud"]
+    golds[-1].user_data[TREEBANK_KEY] = "unseen"
+    rows = parser._treebank_rows(examples)
+    assert rows == [1, 2, 1, 3, 2, 1]
+    batch = parser.featurizer.batch([eg.predicted for eg in examples], examples, parser._rows(), rows)
+    for b, (d, sent) in enumerate(batch.where):
+        assert (batch.feats[b, : len(sent), -1] == rows[d]).all() and (batch.feats[b, len(sent):] == 0).all()
+    predicted, _ = parser.featurizer.batches([eg.predicted for eg in examples])
+    for batch in predicted:
+        for b, (_, sent) in enumerate(batch.where):
+            assert (batch.feats[b, : len(sent), -1] == 1).all()
+    nlp.update(examples, sgd=Adam(0.01))
+    nlp.to_disk(tmp_path / "p")
+    assert spacy.load(tmp_path / "p").get_pipe("gdcws_parser").cfg["treebanks"] == ["hk", "gsd", "pud"]
+    six = spacy.blank("zh").add_pipe("gdcws_parser", config={"model": SMALL})
+    assert six.featurizer.batch(_word_docs(nlp, golds[:1]), treebanks=[2]).feats.shape[-1] == 6
+
+
 def test_output_sizes_are_read_off_the_data(parsed):
     """#67: `BiaffineParser.v2` has as many UPOS, XPOS and relation rows as the training data has labels."""
     nlp, _ = parsed

@@ -3,7 +3,9 @@ characters, and (in training) the gold heads, relations, UPOS and XPOS aligned t
 
 Feature columns (`FEATURES`): the word's form; its first and last characters; its lexicon tag
 (jieba's part of speech for the word, 1 = not in the lexicon); its length in characters; its
-lexicon frequency's octave. Each word's row is computed once per process and kept by its ORTH id,
+lexicon frequency's octave; and, where the model has a seventh table, the treebank whose
+conventions the sentence is parsed in (the sentence's own in training, `TREEBANK_ROW` otherwise:
+the component's first treebank). Each word's row is computed once per process and kept by its ORTH id,
 each training example's aligned gold once per example (`gold.AlignedGold`). Rows are hashed by
 `hashing.text_row`, as the segmenter's are by `hashing.hash_rows`.
 """
@@ -22,7 +24,9 @@ from spacy_gdcws.data.features.hashing import RESERVED, text_row
 from spacy_gdcws.data.normalize import CharNormalizer
 from spacy_gdcws.data.sentences import MAX_SENTENCE, SENTENCE_FINAL, split_sentences
 
-FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency")
+FEATURES = ("form", "first_char", "last_char", "lexicon_tag", "length", "frequency", "treebank")
+#: the treebank column's row of a sentence parsed without a treebank of its own (in prediction)
+TREEBANK_ROW = 1
 MAX_CHARS = 8
 
 
@@ -46,7 +50,7 @@ class WordLexicon:
 class ParseBatch:
     """The arrays of a batch of sentences (B sentences of at most T words).
 
-    feats: (B, T, len(FEATURES)) feature rows; chars: (B, T, C) character rows (0 = padding);
+    feats: (B, T, F) feature rows (F: the model's feature tables, `FEATURES` or all but the last); chars: (B, T, C) character rows (0 = padding);
     lengths: (B,) words per sentence; gold (training only): heads (0 = root, k + 1 = word k),
     label, UPOS and XPOS rows, each (B, T), IGNORE where unknown. `where[b][k]` is the doc
     and token index of word k of sentence b.
@@ -64,7 +68,8 @@ class ParseBatch:
 class WordFeaturizer:
     """Hashes words into the parser's feature rows (one row per word, cached by ORTH id).
 
-    rows (Sequence[int]): Rows of each column's table (`FEATURES` order).
+    rows (Sequence[int]): Rows of each column's table (`FEATURES` order; without the treebank's
+        table, no treebank column).
     char_rows (int): Rows of the character table.
     lexicon (WordLexicon): The general lexicon (tags and frequencies).
     lexicon_tags (Sequence[str]): The lexicon's tags in row order (saved with the model).
@@ -105,7 +110,8 @@ class WordFeaturizer:
             min(self.tag_rows.get(tag, 1), rows[3] - 1),
             min(RESERVED + len(text), rows[4] - 1),
             min(RESERVED + (int(math.log2(freq)) + 1 if freq > 0 else 0), rows[5] - 1),
-        ], dtype=numpy.int64)
+            TREEBANK_ROW,  # a sentence's own row is set in `arrays`
+        ][: len(rows)], dtype=numpy.int64)
         chars = numpy.array([text_row(c, self.char_rows) for c in text[:MAX_CHARS]], dtype=numpy.int64)
         self._cache[orth] = (feats, chars)
         return feats, chars
@@ -121,11 +127,13 @@ class WordFeaturizer:
             space_heads.append(split.space_heads)
         return where, space_heads
 
-    def arrays(self, docs: Sequence[Doc], where: List[Tuple[int, List[int]]]) -> Tuple[numpy.ndarray, ...]:
-        """feats, chars and lengths of the sentences `where` names."""
+    def arrays(self, docs: Sequence[Doc], where: List[Tuple[int, List[int]]],
+               treebanks: Optional[Sequence[int]] = None) -> Tuple[numpy.ndarray, ...]:
+        """feats, chars and lengths of the sentences `where` names (with `treebanks`, each doc's
+        treebank row: the treebank column of its sentences)."""
         n_sents = len(where)
         max_len = max((len(s) for _, s in where), default=0)
-        feats = numpy.zeros((n_sents, max_len, len(FEATURES)), dtype=numpy.int64)
+        feats = numpy.zeros((n_sents, max_len, len(self.rows)), dtype=numpy.int64)
         chars = numpy.zeros((n_sents, max_len, MAX_CHARS), dtype=numpy.int64)
         lengths = numpy.zeros((n_sents,), dtype=numpy.int64)
         word_rows = self.word_rows
@@ -137,16 +145,20 @@ class WordFeaturizer:
             lengths[b] = len(sent)
             rows = [word_rows(doc_orths[i], strings) for i in sent]
             feats[b, : len(sent)] = numpy.stack([f for f, _ in rows])
+            if treebanks is not None and len(self.rows) == len(FEATURES):
+                feats[b, : len(sent), -1] = min(treebanks[d], self.rows[-1] - 1)
             for k, (_, c) in enumerate(rows):
                 chars[b, k, : len(c)] = c
         return feats, chars, lengths
 
     def batch(self, docs: Sequence[Doc], examples: Optional[Sequence[Example]] = None,
-              labels: Optional[Dict[str, Dict[str, int]]] = None) -> ParseBatch:
+              labels: Optional[Dict[str, Dict[str, int]]] = None,
+              treebanks: Optional[Sequence[int]] = None) -> ParseBatch:
         """The arrays of every sentence of `docs` (with the aligned gold of `examples`, whose
-        predicted docs are `docs`, mapped to rows by `labels` {"upos"|"xpos"|"deps": row})."""
+        predicted docs are `docs`, mapped to rows by `labels` {"upos"|"xpos"|"deps": row}; with
+        `treebanks`, each doc's treebank row)."""
         where, space_heads = self.split(docs)
-        feats, chars, lengths = self.arrays(docs, where)
+        feats, chars, lengths = self.arrays(docs, where, treebanks)
         gold = None
         if examples is not None:
             gold = aligned_gold(examples, where, feats.shape[1], labels or {}, self._gold)
