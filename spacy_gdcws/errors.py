@@ -164,3 +164,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E135 = "{name} is a switch: give True or False, got {value!r} (a string such as 'false' would read as True)."
     E136 = "{path} cannot be read ({message}): the saved pipeline is damaged. Install or save the pipeline again."
     E137 = "No segmenter or parser named {names} to set the precision of: this pipeline has {options}"
+    E138 = "The training data names {n} treebanks but the parser's treebank table has {rows} rows (one per treebank after the padding row): raise the last of its feature_rows to at least {need}."

@@ -19,7 +19,7 @@ from spacy.training import Example, validate_examples
 from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
-from spacy_gdcws.data.features.words import TREEBANK_ROW, ParseBatch, WordFeaturizer, WordLexicon
+from spacy_gdcws.data.features.words import FEATURES, TREEBANK_ROW, ParseBatch, WordFeaturizer, WordLexicon
 from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
@@ -217,6 +217,9 @@ class BiaffineParser(TrainablePipe):
         # the root's relation is spaCy's ROOT whatever the data calls it (UD's root: CoNLL-U writes that)
         deps -= roots | {ROOT}
         self.cfg["labels"] = {"upos": sorted(upos), "xpos": sorted(xpos), "deps": [ROOT] + sorted(deps)}
+        rows = self.model.attrs["feature_rows"]
+        if len(rows) == len(FEATURES) and TREEBANK_ROW + len(treebanks) > rows[-1]:
+            raise ValueError(Errors.E138.format(n=len(treebanks), rows=rows[-1], need=TREEBANK_ROW + len(treebanks)))
         self.cfg["treebanks"] = list(treebanks)
         self.size_model()
         self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))

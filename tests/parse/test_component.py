@@ -177,6 +177,11 @@ def test_68_each_treebank_has_its_row_and_the_first_is_the_one_parsed_in(ud_sent
     assert spacy.load(tmp_path / "p").get_pipe("gdcws_parser").cfg["treebanks"] == ["hk", "gsd", "pud"]
     six = spacy.blank("zh").add_pipe("gdcws_parser", config={"model": SMALL})
     assert six.featurizer.batch(_word_docs(nlp, golds[:1]), treebanks=[2]).feats.shape[-1] == 6
+    # a table too small for the treebanks is a coded error, not rows shared in silence
+    small = spacy.blank("zh")
+    small.add_pipe("gdcws_parser", config={"model": {**model, "feature_rows": SMALL["feature_rows"] + [3]}})
+    with pytest.raises(ValueError, match="E138"):
+        small.initialize(lambda: [Example(d, g) for d, g in zip(_word_docs(small, golds), golds)])
 
 
 def test_output_sizes_are_read_off_the_data(parsed):

@@ -50,8 +50,8 @@ class WordLexicon:
 class ParseBatch:
     """The arrays of a batch of sentences (B sentences of at most T words).
 
-    feats: (B, T, F) feature rows (F: the model's feature tables, `FEATURES` or all but the last); chars: (B, T, C) character rows (0 = padding);
-    lengths: (B,) words per sentence; gold (training only): heads (0 = root, k + 1 = word k),
+    feats: (B, T, F) feature rows (F: the model's feature tables, `FEATURES` or all but the
+    treebank); chars: (B, T, C) character rows (0 = padding); lengths: (B,) words per sentence; gold (training only): heads (0 = root, k + 1 = word k),
     label, UPOS and XPOS rows, each (B, T), IGNORE where unknown. `where[b][k]` is the doc
     and token index of word k of sentence b.
     """
