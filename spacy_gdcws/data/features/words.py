@@ -51,9 +51,9 @@ class ParseBatch:
     """The arrays of a batch of sentences (B sentences of at most T words).
 
     feats: (B, T, F) feature rows (F: the model's feature tables, `FEATURES` or all but the
-    treebank); chars: (B, T, C) character rows (0 = padding); lengths: (B,) words per sentence; gold (training only): heads (0 = root, k + 1 = word k),
-    label, UPOS and XPOS rows, each (B, T), IGNORE where unknown. `where[b][k]` is the doc
-    and token index of word k of sentence b.
+    treebank); chars: (B, T, C) character rows (0 = padding); lengths: (B,) words per sentence;
+    gold (training only): heads (0 = root, k + 1 = word k), label, UPOS and XPOS rows, each
+    (B, T), IGNORE where unknown. `where[b][k]` is the doc and token index of word k of sentence b.
     """
 
     feats: numpy.ndarray
@@ -146,7 +146,7 @@ class WordFeaturizer:
             rows = [word_rows(doc_orths[i], strings) for i in sent]
             feats[b, : len(sent)] = numpy.stack([f for f, _ in rows])
             if treebanks is not None and len(self.rows) == len(FEATURES):
-                feats[b, : len(sent), -1] = min(treebanks[d], self.rows[-1] - 1)
+                feats[b, : len(sent), -1] = treebanks[d]  # within the table: `initialize` checks (E138)
             for k, (_, c) in enumerate(rows):
                 chars[b, k, : len(c)] = c
         return feats, chars, lengths
