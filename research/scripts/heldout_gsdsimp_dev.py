@@ -3,47 +3,82 @@ second stage's training data and config on dev text the tagger and parser never 
 
     python research/scripts/heldout_gsdsimp_dev.py corpus/ud_gsd_more
 
-`prepare ud_gsd_more` writes GSD train's first 90% (3,597 sentences), then GSDSimp dev's first 450,
-then HK's, CFL's and PUD's first 90% to train.spacy, and the last 10% of each, in the same order, to
-dev.spacy (GSD's 400, GSDSimp's 50, …). This writes, beside them, `train_nogsdsimp.spacy` and
-`dev_nogsdsimp.spacy` (without GSDSimp dev's docs) and `gsdsimp_dev.spacy` (the 500 GSDSimp dev
-sentences, from `assets/`). `research/metrics/main_job/pipeline_design/trees/README.md` uses them.
+`prepare ud_gsd_more` writes the first 90% of GSD train (3,597 sentences), GSDSimp dev (450), HK, CFL
+and PUD to train.spacy, and the last 10% of each to dev.spacy (GSD's 400, GSDSimp's 50, …), each
+sentence naming its treebank. This writes, beside them, `train_nogsdsimp.spacy` and
+`dev_nogsdsimp.spacy` (without GSDSimp dev's docs, found by their treebank) and `gsdsimp_dev.spacy`
+(the 500 GSDSimp dev sentences, from `assets/`). `research/metrics/main_job/pipeline_design/trees/README.md` uses them.
 With `--gsd-weight N` (N > 1) it also writes `train_nogsdsimp_gsdN.spacy`, GSD train's docs N times
 (spaCy shuffles the training examples every epoch): a training-data weighting to compare on dev.
+With `--folds`, two-fold files for a question only GSDSimp dev's own trees can answer (how the main
+job should train on them): for each half H of GSDSimp dev (A: its first 250 sentences, B: the last
+250), `train_nogsdsimp_H_gsd.spacy` (H's docs named as GSD's treebank, after GSD's, as `prepare`
+writes them), `train_nogsdsimp_H_own.spacy` (H's docs named as a treebank of their own and written
+first, so the parser's first treebank, the one it parses in, is GSDSimp's) and
+`gsdsimp_dev_not_H.spacy` (the other half, to score on); with `--own-weight N` (N > 1) also
+`train_nogsdsimp_H_ownN.spacy`, H's own docs N times.
 """
 import argparse
 from pathlib import Path
 
 import spacy
-from spacy.tokens import DocBin
+from spacy.tokens import Doc, DocBin
 
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.readers.corpus import sentence_to_doc
+from spacy_gdcws.readers.corpus import TREEBANK_KEY, sentence_to_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 GSDSIMP_DEV = ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu"
-GSD_TRAIN, GSD_DEV, GSDSIMP_TRAIN, GSDSIMP_HELD = 3597, 400, 450, 50
+GSDSIMP_TRAIN = 450
+# the treebank names `prepare ud_gsd_more` gives (`Sentence.meta["treebank"]`): GSD's file, GSDSimp dev's own
+GSD_NAME, GSDSIMP_NAME = "ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-dev.conllu"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", type=Path, help="the output folder of `prepare ud_gsd_more`")
     parser.add_argument("--gsd-weight", type=int, default=1, help="also write GSD train's docs N times")
+    parser.add_argument("--folds", action="store_true", help="also write the two-fold files (above)")
+    parser.add_argument("--own-weight", type=int, default=1, help="with --folds: also write each half's own docs N times")
     args = parser.parse_args()
     nlp = spacy.blank("zh")
     gold = [sentence_to_doc(nlp.vocab, s) for s in read_conll(GSDSIMP_DEV)]
-    for part, start, n in (("train", GSD_TRAIN, GSDSIMP_TRAIN), ("dev", GSD_DEV, GSDSIMP_HELD)):
+    for part in ("train", "dev"):
         docs = list(DocBin().from_disk(args.corpus / f"{part}.spacy").get_docs(nlp.vocab))
-        dropped = docs[start:start + n]
+        dropped = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) == GSDSIMP_NAME]
+        kept = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) != GSDSIMP_NAME]
         expected = gold[:GSDSIMP_TRAIN] if part == "train" else gold[GSDSIMP_TRAIN:]
         # the docs dropped are GSDSimp dev's, word for word
         assert [[t.text for t in d] for d in dropped] == [[t.text for t in d] for d in expected], part
-        DocBin(docs=docs[:start] + docs[start + n:], store_user_data=True).to_disk(args.corpus / f"{part}_nogsdsimp.spacy")
+        DocBin(docs=kept, store_user_data=True).to_disk(args.corpus / f"{part}_nogsdsimp.spacy")
         if part == "train" and args.gsd_weight > 1:
-            weighted = docs[:start] * args.gsd_weight + docs[start + n:]
+            gsd = [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) == GSD_NAME]
+            weighted = gsd * args.gsd_weight + [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) != GSD_NAME]
             DocBin(docs=weighted, store_user_data=True).to_disk(args.corpus / f"train_nogsdsimp_gsd{args.gsd_weight}.spacy")
     DocBin(docs=gold, store_user_data=True).to_disk(args.corpus / "gsdsimp_dev.spacy")
+    if args.folds:
+        write_folds(args.corpus, gold, args.own_weight)
     print(f"-> {args.corpus}/train_nogsdsimp.spacy, dev_nogsdsimp.spacy, gsdsimp_dev.spacy ({len(gold)} docs)")
+
+
+def write_folds(corpus: Path, gold: list, own_weight: int = 1) -> None:
+    """The two-fold files of `--folds` (the module's docstring)."""
+    nlp = spacy.blank("zh")
+    train = list(DocBin().from_disk(corpus / "train_nogsdsimp.spacy").get_docs(nlp.vocab))
+    n_gsd = sum(doc.user_data.get(TREEBANK_KEY) == GSD_NAME for doc in train)
+    half = len(gold) // 2
+    for name, part, rest in (("A", gold[:half], gold[half:]), ("B", gold[half:], gold[:half])):
+        variants = [("gsd", GSD_NAME, 1), ("own", GSDSIMP_NAME, 1)]
+        if own_weight > 1:
+            variants.append((f"own{own_weight}", GSDSIMP_NAME, own_weight))
+        for variant, treebank, weight in variants:
+            docs = [Doc(nlp.vocab).from_bytes(doc.to_bytes()) for doc in part]
+            for doc in docs:
+                doc.user_data[TREEBANK_KEY] = treebank
+            ordered = train[:n_gsd] + docs + train[n_gsd:] if variant == "gsd" else docs * weight + train
+            DocBin(docs=ordered, store_user_data=True).to_disk(corpus / f"train_nogsdsimp_{name}_{variant}.spacy")
+        DocBin(docs=rest, store_user_data=True).to_disk(corpus / f"gsdsimp_dev_not_{name}.spacy")
+    print(f"-> {corpus}/train_nogsdsimp_{{A,B}}_{{gsd,own}}.spacy, gsdsimp_dev_not_{{A,B}}.spacy ({half} + {len(gold) - half})")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def prepare_cli(
     segmenter_train, segmenter_dev = list(train), list(dev)
     more_relabel = dict(spec.more_relabel)
     for relative, path in zip(spec.more_train, more_paths):  # each file split on its own: every source has its dev part
-        more = _from(spec.train if relative in spec.same_treebank else relative, read_sentences(path, spec.more_format))
+        more = _from(relative, read_sentences(path, spec.more_format))
         if relative in more_relabel:
             more = [relabel(more_relabel[relative], sent) for sent in more]
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
@@ -78,6 +78,9 @@ def prepare_cli(
             more_dev = [standard.convert(sent) for sent in more_dev]
         segmenter_train += more_train
         segmenter_dev += more_dev
+    if spec.parse_in:  # the treebank the parser parses in leads the training data (its first treebank)
+        order = sorted(range(len(train)), key=lambda i: train[i].meta.get("treebank") != spec.parse_in)
+        train, segmenter_train = [train[i] for i in order], [segmenter_train[i] for i in order]
     msg.good(f"train: {write_docbin(train, output_dir / 'train.spacy')} sentences")
     msg.good(f"dev: {write_docbin(dev, output_dir / 'dev.spacy')} sentences")
     for part, (theirs, ours) in {"train": (segmenter_train, train), "dev": (segmenter_dev, dev)}.items():

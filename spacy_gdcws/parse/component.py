@@ -198,7 +198,7 @@ class BiaffineParser(TrainablePipe):
                    lexicon: Optional[Path] = None) -> None:
         """Read the labels and the treebanks off the training data (the model's output sizes:
         `size_model`; the treebanks in the order the data first names them: the first is the
-        convention the parser parses in, `prepare` writes the corpus's first file first) and the
+        convention the parser parses in: `prepare` writes that treebank's sentences first) and the
         lexicon (`lexicon`, default the shipped jieba dictionary with parts of speech)."""
         validate_examples(get_examples(), "BiaffineParser.initialize")
         upos, xpos, deps = set(), set(), set()

@@ -155,7 +155,7 @@ def test_segment_precision_option(trained_nlp, tmp_path):
 def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     """Each file's last 10% in dev, so every source has its held-out part; the last dev
     sentence is PUD's last line; tested on GSDSimp test. Each sentence names its treebank (its
-    file; GSDSimp dev counts as GSD's in ud_gsd_more), the first file's first."""
+    file); the treebank the parser parses in leads train.spacy (GSDSimp dev's in both)."""
     from spacy_gdcws.readers.corpus import TREEBANK_KEY
 
     cli("prepare", corpus, ROOT / "assets", tmp_path / "c")
@@ -170,11 +170,10 @@ def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     names = {"gsd": "ud_zh/train.conll", "gsdsimp_dev": "ud_zh/zh_gsdsimp-ud-dev.conllu",
              "hk": "ud_zh_more/zh_hk-ud-test.conllu", "cfl": "ud_zh_more/zh_cfl-ud-test.conllu",
              "pud": "ud_zh_more/zh_pud-ud-test.conllu"}
-    if corpus == "ud_gsd_more":
-        names["gsdsimp_dev"] = names["gsd"]
     for part, docs in (("train", train), ("dev", dev)):
-        expected = [names[k] for k, n in sizes.items()
-                    for _ in range(n - int(round(n * 0.1)) if part == "train" else int(round(n * 0.1)))]
+        order = sorted(sizes, key=lambda k: k != "gsdsimp_dev") if part == "train" else list(sizes)
+        expected = [names[k] for k in order
+                    for _ in range(sizes[k] - int(round(sizes[k] * 0.1)) if part == "train" else int(round(sizes[k] * 0.1)))]
         assert [d.user_data[TREEBANK_KEY] for d in docs] == expected
     # the segmenter's files: the same sentences, HK's, CFL's and PUD's words in GSD's standard (ud_gsd_more)
     for part, docs in (("train", train), ("dev", dev)):
