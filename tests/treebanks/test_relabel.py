@@ -5,6 +5,7 @@ from spacy.tokens import DocBin
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
+from spacy_gdcws.readers.corpus import TREEBANK_KEY
 from spacy_gdcws.treebanks.relabel import load_table, relabel, relabel_gsd_v1
 from tests.util import ROOT, cli
 
@@ -64,9 +65,11 @@ def test_the_main_jobs_corpus_has_v2_labels_and_upos_everywhere(tmp_path):
             assert doc.has_annotation("POS") and doc.has_annotation("DEP")
             train_deps.update(t.dep_ for t in doc)
     assert not train_deps & V1_ONLY
-    # GSD's sentences come first, their trees and punctuation converted (treebanks/ud_trees.py): the
-    # release before v2.5 writes ASCII `,` and `.` where GSDSimp writes `，` and `。`
-    gsd = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))[:3597]
+    # GSD's sentences (named by their treebank), their trees and punctuation converted (treebanks/ud_trees.py):
+    # the release before v2.5 writes ASCII `,` and `.` where GSDSimp writes `，` and `。`
+    gsd = [doc for doc in DocBin(store_user_data=True).from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab)
+           if doc.user_data.get(TREEBANK_KEY) == "ud_zh/train.conll"]
+    assert len(gsd) == 3597
     marks = [t.text for doc in gsd for t in doc if t.pos_ == "PUNCT"]
     assert marks.count("，") > 5000 and "," not in marks and "." not in marks
     # the v2 relations GSDSimp test uses are learned (GSDSimp dev, HK, CFL, PUD and relabelled GSD)
