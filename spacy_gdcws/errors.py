@@ -165,3 +165,4 @@ class Errors(metaclass=ErrorsWithCodes):
     E136 = "{path} cannot be read ({message}): the saved pipeline is damaged. Install or save the pipeline again."
     E137 = "No segmenter or parser named {names} to set the precision of: this pipeline has {options}"
     E138 = "The training data names {n} treebanks but the parser's treebank table has {rows} rows (one per treebank after the padding row): raise the last of its feature_rows to at least {need}."
+    E139 = "The corpus's parse_in names {parse_in}, which is none of its training files: {options}"

@@ -59,6 +59,10 @@ class CorpusSpec:
     segmenter_standard: Tuple[str, ...] = ()
     parse_in: Optional[str] = None
 
+    def __post_init__(self) -> None:
+        if self.parse_in is not None and self.parse_in not in (self.train, *self.more_train):
+            raise ValueError(Errors.E139.format(parse_in=self.parse_in, options=[self.train, *self.more_train]))
+
     @property
     def test_format(self) -> str:
         return self.test_fmt or self.fmt

@@ -107,3 +107,14 @@ def test_sighan_docbin_sighan_round_trip(tmp_path):
     back = ["  ".join(t.text for t in doc) for doc in docs]
     lines = [line.split() for line in path.read_text(encoding="utf8").splitlines()]
     assert [b.split("  ") for b in back] == [words for words in lines if words]
+
+
+def test_parse_in_names_one_of_the_corpus_training_files():
+    """#68: the treebank the parser parses in is one of the corpus's training files (a misspelt
+    name would leave the parser parsing in the first file's convention in silence)."""
+    from spacy_gdcws.readers.corpora import CORPORA, CorpusSpec
+
+    assert CORPORA["ud_gsd_more"].parse_in == "ud_zh/zh_gsdsimp-ud-dev.conllu"
+    with pytest.raises(ValueError, match="E139"):
+        CorpusSpec("a.conll", "b.conllu", "conll", more_train=("c.conllu",), parse_in="d.conllu")
+    assert CorpusSpec("a.conll", "b.conllu", "conll", more_train=("c.conllu",), parse_in="c.conllu").parse_in == "c.conllu"
