@@ -36,8 +36,15 @@ def codes() -> Dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def markdown(message: str) -> str:
+    """The message as Markdown text: brackets outside code spans escaped (`[TAG]` would read as a
+    reference link)."""
+    parts = message.split("`")
+    return "`".join(part if i % 2 else re.sub(r"([\[\]])", r"\\\1", part) for i, part in enumerate(parts))
+
+
 def table() -> str:
-    rows = [f"| {code} | {message.replace('|', '/')} |" for code, message in codes().items()]
+    rows = [f"| {code} | {markdown(message.replace('|', '/'))} |" for code, message in codes().items()]
     return HEADER + "\n".join(rows) + "\n"
 
 
