@@ -20,6 +20,7 @@ first, so the parser's first treebank, the one it parses in, is GSDSimp's) and
 """
 import argparse
 from pathlib import Path
+from typing import List
 
 import spacy
 from spacy.tokens import Doc, DocBin
@@ -51,20 +52,21 @@ def main() -> None:
         # the docs dropped are GSDSimp dev's, word for word
         assert [[t.text for t in d] for d in dropped] == [[t.text for t in d] for d in expected], part
         DocBin(docs=kept, store_user_data=True).to_disk(args.corpus / f"{part}_nogsdsimp.spacy")
-        if part == "train" and args.gsd_weight > 1:
-            gsd = [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) == GSD_NAME]
-            weighted = gsd * args.gsd_weight + [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) != GSD_NAME]
-            DocBin(docs=weighted, store_user_data=True).to_disk(args.corpus / f"train_nogsdsimp_gsd{args.gsd_weight}.spacy")
+        if part == "train":
+            train = kept
+            if args.gsd_weight > 1:
+                gsd = [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) == GSD_NAME]
+                weighted = gsd * args.gsd_weight + [doc for doc in kept if doc.user_data.get(TREEBANK_KEY) != GSD_NAME]
+                DocBin(docs=weighted, store_user_data=True).to_disk(args.corpus / f"train_nogsdsimp_gsd{args.gsd_weight}.spacy")
     DocBin(docs=gold, store_user_data=True).to_disk(args.corpus / "gsdsimp_dev.spacy")
     if args.folds:
-        write_folds(args.corpus, gold, args.own_weight)
+        write_folds(args.corpus, train, gold, args.own_weight)
     print(f"-> {args.corpus}/train_nogsdsimp.spacy, dev_nogsdsimp.spacy, gsdsimp_dev.spacy ({len(gold)} docs)")
 
 
-def write_folds(corpus: Path, gold: list, own_weight: int = 1) -> None:
-    """The two-fold files of `--folds` (the module's docstring)."""
-    nlp = spacy.blank("zh")
-    train = list(DocBin().from_disk(corpus / "train_nogsdsimp.spacy").get_docs(nlp.vocab))
+def write_folds(corpus: Path, train: List[Doc], gold: List[Doc], own_weight: int = 1) -> None:
+    """The two-fold files of `--folds` (the module's docstring) from the training docs less GSDSimp
+    dev's (`train`, GSD's first) and GSDSimp dev's 500 (`gold`)."""
     n_gsd = sum(doc.user_data.get(TREEBANK_KEY) == GSD_NAME for doc in train)
     half = len(gold) // 2
     for name, part, rest in (("A", gold[:half], gold[half:]), ("B", gold[half:], gold[:half])):
@@ -72,7 +74,7 @@ def write_folds(corpus: Path, gold: list, own_weight: int = 1) -> None:
         if own_weight > 1:
             variants.append((f"own{own_weight}", GSDSIMP_NAME, own_weight))
         for variant, treebank, weight in variants:
-            docs = [Doc(nlp.vocab).from_bytes(doc.to_bytes()) for doc in part]
+            docs = [Doc(doc.vocab).from_bytes(doc.to_bytes()) for doc in part]
             for doc in docs:
                 doc.user_data[TREEBANK_KEY] = treebank
             ordered = train[:n_gsd] + docs + train[n_gsd:] if variant == "gsd" else docs * weight + train

@@ -67,7 +67,7 @@ def test_the_main_jobs_corpus_has_v2_labels_and_upos_everywhere(tmp_path):
     assert not train_deps & V1_ONLY
     # GSD's sentences (named by their treebank), their trees and punctuation converted (treebanks/ud_trees.py):
     # the release before v2.5 writes ASCII `,` and `.` where GSDSimp writes `，` and `。`
-    gsd = [doc for doc in DocBin(store_user_data=True).from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab)
+    gsd = [doc for doc in DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab)
            if doc.user_data.get(TREEBANK_KEY) == "ud_zh/train.conll"]
     assert len(gsd) == 3597
     marks = [t.text for doc in gsd for t in doc if t.pos_ == "PUNCT"]
