@@ -129,7 +129,7 @@ sys.modules["spacy"] = None
 sys.modules["thinc"] = None
 from spacy_gdcws.nn import CharEmbedding, GapScorer, GDConfig, GDEncoder, SegmentationNet
 cfg = GDConfig(width=16, depth=2, n_heads=2, d_ff=0, char_rows=10)
-net = SegmentationNet(CharEmbedding(16, 10), GDEncoder(cfg), GapScorer(16, 16))
+net = SegmentationNet(CharEmbedding(16, 10, False, 0, 0, 0, 0.0, False, 0.0, 0), GDEncoder(cfg), GapScorer(16, 16))
 print(type(net).__name__)
 """
     assert "SegmentationNet" in run_fresh(code)

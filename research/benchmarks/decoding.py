@@ -45,7 +45,7 @@ def main() -> None:
             start = time.perf_counter()
             for doc, doc_logits in zip(docs, logits):
                 if len(doc) > 1:
-                    segmenter.boundaries(doc, doc_logits)
+                    segmenter.decode([doc], [doc_logits])
             times.append(time.perf_counter() - start)
         seconds = statistics.median(times)
         rows.append({"transition_weight": transition_weight, "tag_prior_weight": tag_prior_weight,

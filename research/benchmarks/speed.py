@@ -134,11 +134,13 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
 
             return (lambda texts: sum(len(w) for w in segment_texts(nlp, texts, batch_size=args.batch_size))), identity
         segmenter = nlp.get_pipe("segmenter")
+        # the model's scores alone: `scores` (before 2026-12-01, `predict` gave them)
+        model_scores = getattr(segmenter, "scores", segmenter.predict)
 
         def model_only(docs) -> int:
             n = 0
             for start in range(0, len(docs), args.batch_size):
-                n += sum(len(s) for s in segmenter.predict(docs[start : start + args.batch_size]))
+                n += sum(len(s) for s in model_scores(docs[start : start + args.batch_size]))
             return n
 
         return model_only, lambda texts: [nlp.make_doc(t) for t in texts]

@@ -12,7 +12,7 @@ recall against pkuseg), without looking at the test file.
 import argparse
 from pathlib import Path
 
-from spacy_gdcws.cli.convert import gold_lines, write_docbin, write_lines, write_vocabulary
+from spacy_gdcws.readers.writers import gold_lines, write_docbin, write_lines, write_vocabulary
 from spacy_gdcws.readers.corpora import get_corpus, resolve
 from spacy_gdcws.readers import read_sentences
 

@@ -19,7 +19,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
-from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
+from spacy_gdcws.decoding.dictionary_files import read_entries, tagged_lexicon
 from spacy_gdcws.shipped import JIEBA_DICT
 from spacy_gdcws.treebanks.relabel import (
     PLACE_TAGS,
@@ -32,7 +32,7 @@ from spacy_gdcws.treebanks.relabel import (
     word_deprel_keys,
 )
 
-PLACES = frozenset(w for w, (_, t) in tagged_lexicon(read_lines(JIEBA_DICT)).items() if t in PLACE_TAGS)
+PLACES = frozenset(w for w, (_, t) in tagged_lexicon(read_entries(JIEBA_DICT)).items() if t in PLACE_TAGS)
 
 Pair = Tuple[Sentence, Sentence]
 

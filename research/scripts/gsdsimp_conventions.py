@@ -17,7 +17,7 @@ from pathlib import Path
 
 import opencc
 
-from spacy_gdcws.cli.prepare import place_names
+from spacy_gdcws.app.prepare import place_names
 from spacy_gdcws.readers.conll import read_conll
 from spacy_gdcws.treebanks.conventions import FUNCTION_RELATIONS, TABLE_PATH, to_gsdsimp
 from spacy_gdcws.treebanks.relabel import convert_gsd_v1

@@ -7,7 +7,8 @@ written to one JSON file. Run it with the old tree and the new one and compare t
     python research/scripts/same_parse.py --compare old.json new.json
 
 Texts: every sentence's `# text` of a CoNLL-U file (default GSDSimp dev, shipped in assets/), run
-through `nlp.pipe` (batch size 64) and one by one through `nlp()` for the first 50, plus edge texts.
+through `nlp.pipe` (batch size 64) and one by one through `nlp()` (the first `--n-call`, default 50),
+plus edge texts.
 Losses: `nlp.update` on the same 8 batches of the dev file's docs for the segmenter of
 `configs/general.cfg` and the parser of `configs/ud_biaffine.cfg` (on the words of `--segmenter`,
 a trained segmenter pipeline folder; `--configs`: the folder to read the configs from).
@@ -91,6 +92,7 @@ def main() -> None:
     parser.add_argument("--texts", type=Path, default=ROOT / "assets" / "ud_zh" / "zh_gsdsimp-ud-dev.conllu")
     parser.add_argument("--dev", type=Path, default=ROOT / "corpus" / "ud_gsd_more" / "dev.spacy")
     parser.add_argument("--configs", type=Path, default=ROOT / "configs")
+    parser.add_argument("--n-call", type=int, default=50, help="texts run one by one through nlp()")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--compare", nargs=2, type=Path)
     args = parser.parse_args()
@@ -101,7 +103,7 @@ def main() -> None:
     texts = conllu_texts(args.texts) + EDGE
     nlp = spacy.load(args.model)
     report = {"analyses": {"pipe": analyses(nlp, texts)}}
-    report["analyses"]["call"] = [[(t.text, t.pos_, t.tag_, t.dep_, t.head.i) for t in nlp(text)] for text in texts[:50]]
+    report["analyses"]["call"] = [[(t.text, t.pos_, t.tag_, t.dep_, t.head.i) for t in nlp(text)] for text in texts[: args.n_call]]
     report["sha1"] = {k: hashlib.sha1(json.dumps(v, ensure_ascii=False).encode()).hexdigest()
                       for k, v in report["analyses"].items()}
     report["losses"] = {"segmenter": losses(args.configs / "general.cfg", args.dev, None),

@@ -160,7 +160,7 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
     segmenter = nlp.get_pipe(find_segmenter(nlp, component))
     for batch in minibatch(texts, size=batch_size):
         docs = [nlp.make_doc(text) for text in batch]
-        yield from segmenter.segmented_words(docs, segmenter.predict(docs))
+        yield from segmenter.segmented_words(segmenter.predict(docs))
 
 
 FORMATS = ("words", "pos", "conllu")

@@ -28,13 +28,13 @@ DEFAULT_BIGRAM_PRIOR_WEIGHTS = (0.0, 0.5, 1.0, 2.0)
 
 def gap_logits(nlp: Language, texts: Sequence[str], segmenter: Optional[str] = None,
                batch_size: int = 64) -> List[numpy.ndarray]:
-    """The segmenter's scores of every gap of every text (`GDSegmenter.predict`:
+    """The segmenter's scores of every gap of every text (`GDSegmenter.scores`:
     (n_gaps, n_scores) per text), computed on fresh character docs."""
     pipe = nlp.get_pipe(find_segmenter(nlp, segmenter))
     out: List[numpy.ndarray] = []
     for start in range(0, len(texts), batch_size):
         docs = [nlp.make_doc(text) for text in texts[start : start + batch_size]]
-        out.extend(numpy.asarray(scores, dtype="f") for scores in pipe.predict(docs))
+        out.extend(numpy.asarray(scores, dtype="f") for scores in pipe.scores(docs))
     return out
 
 
@@ -47,7 +47,7 @@ def score_decoding(nlp: Language, segmenter: GDSegmenter, golds: Sequence[Doc],
     for gold, doc_logits in zip(golds, logits):
         doc = nlp.make_doc(gold.text)
         if len(doc) > 1:
-            merge_words(doc, segmenter.boundaries(doc, doc_logits))
+            merge_words(doc, segmenter.decode([doc], [doc_logits])[0])
         examples.append(Example(doc, gold))
     result = score_segmentation(examples, vocabulary=segmenter.train_words)
     keys = ("token_f", "token_p", "token_r", "token_oov_r", "token_iv_r")

@@ -1,50 +1,12 @@
 """`convert`: corpus files to DocBin, with the dev split and the training vocabulary."""
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, List, Optional
+from typing import Optional
 
 import typer
 from wasabi import msg
 
 from spacy_gdcws.cli._app import app
-from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
-
-if TYPE_CHECKING:  # the readers import spaCy: a command imports them when it runs
-    from spacy_gdcws.readers import Sentence
-
-
-def write_docbin(sentences: Iterable["Sentence"], path: Path) -> int:
-    """Write sentences as reference docs to a .spacy file (whole or not at all), each with its
-    treebank where the sentence names one (`sentence_to_doc`); RETURNS the count."""
-    import spacy
-    from spacy.tokens import DocBin
-
-    from spacy_gdcws.readers import sentence_to_doc
-
-    nlp = spacy.blank("zh")
-    db = DocBin(store_user_data=True)
-    n = 0
-    for sent in sentences:
-        db.add(sentence_to_doc(nlp.vocab, sent))
-        n += 1
-    atomic_write_bytes(path, db.to_bytes())
-    return n
-
-
-def write_lines(path: Path, lines: Iterable[str]) -> None:
-    """Write UTF-8 text, one item per line, creating the folder (whole or not at all)."""
-    atomic_write_text(path, "".join(line + "\n" for line in lines))
-
-
-def gold_lines(sentences: Iterable["Sentence"]) -> List[str]:
-    """SIGHAN-style gold lines: the words two spaces apart."""
-    return ["  ".join(s.words) for s in sentences]
-
-
-def write_vocabulary(sentences: Iterable["Sentence"], path: Path) -> int:
-    """Write the sorted set of words, one per line (the scorer's dictionary)."""
-    words = sorted({w for s in sentences for w in s.words})
-    write_lines(path, words)
-    return len(words)
+from spacy_gdcws.io import check_outputs
 
 
 @app.command("convert")
@@ -66,6 +28,7 @@ def convert_cli(
     the conversion with file and line.
     """
     from spacy_gdcws.readers import read_sentences, split_dev
+    from spacy_gdcws.readers.writers import gold_lines, write_docbin, write_lines, write_vocabulary
 
     check_outputs({"OUTPUT_PATH": output_path, "--dev-output": dev_output, "--vocab-output": vocab_output, "--raw-output": raw_output, "--gold-output": gold_output}, {"INPUT_PATH": input_path})
     sentences = list(read_sentences(input_path, fmt))

@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy
 
-from spacy_gdcws.data.doc_arrays import BatchArrays, DocBatch
+from spacy_gdcws.data.doc_arrays import BatchArrays
 from spacy_gdcws.data.normalize import CharNormalizer, get_normalizer
 from spacy_gdcws.decoding.chain import padded_viterbi, tag_chain_emissions
 from spacy_gdcws.decoding.crf import crf_boundaries
@@ -268,22 +268,10 @@ class Decoder:
             constraints = numpy.where((words >= 0) & ~forced & ~cuts_a_unit, words, constraints)
         return constraints, bias
 
-    def decode(self, docs: DocBatch, scores: Sequence[Any], tags: bool) -> List[Optional[numpy.ndarray]]:
-        """Where words end in each doc of the batch (None for docs of fewer than 2
-        tokens); `tags`: the scores are a CRF tagger's."""
-        out: List[Optional[numpy.ndarray]] = [None] * len(docs)
-        if not docs:
-            return out
-        laid = docs.arrays
-        bounds = self.flat_boundaries(scores, laid, tags)
-        for i, (start, n) in enumerate(zip(laid.starts.tolist(), laid.lengths.tolist())):
-            if n >= 2:
-                out[i] = bounds[start : start + n - 1]
-        return out
-
     def flat_boundaries(self, scores: Sequence[Any], laid: BatchArrays, tags: bool) -> numpy.ndarray:
-        """`decode` over the flat gaps of the docs laid end to end: bool (N - 1,),
-        True where a word ends (a doc's gaps only, False next to separators)."""
+        """Where words end over the flat gaps of a batch's docs laid end to end: bool (N - 1,),
+        True where a word ends (a doc's gaps only, False next to separators); `tags`: the scores
+        are a CRF tagger's. The segmenter's `predict` calls this once per batch."""
         written = laid.arrays
         laid = laid.normalized(self.normalizer)
         flat = laid.arrays

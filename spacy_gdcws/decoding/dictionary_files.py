@@ -80,13 +80,13 @@ def read_user_dict(path: Union[str, Path], default_mode: str = "force",
     """
     check_mode(default_mode)
     entries: Dict[str, Entry] = {}
-    for entry in read_lines(path, default_mode, encoding, strict):
+    for entry in read_entries(path, default_mode, encoding, strict):
         entries.pop(entry.word, None)  # the last line of a word wins
         entries[entry.word] = (entry.word, entry.mode, entry.freq)
     return list(entries.values())
 
 
-def read_lines(path: Union[str, Path], default_mode: str = "force", encoding: Optional[str] = None,
+def read_entries(path: Union[str, Path], default_mode: str = "force", encoding: Optional[str] = None,
                strict: bool = True) -> Iterator[DictLine]:
     """Every entry line of a dictionary file, in order (`parse_line`); a bad line is E015 (`strict`) or
     left out with a warning (`text_lines`)."""
@@ -119,7 +119,7 @@ def text_lines(text: str, source: str, default_mode: str = "force", strict: bool
 def tagged_lexicon(lines: Iterable[DictLine]) -> Dict[str, Tuple[int, str]]:
     """A lexicon with parts of speech, word -> (frequency, tag), from a dictionary's lines that give
     both (jieba's `dict.txt`, `word freq tag`; HanLP's `word tag freq`): what the parser's lexicon
-    features read (`read_lines(path)` or `text_lines(text, source)`). A line without a frequency
+    features read (`read_entries(path)` or `text_lines(text, source)`). A line without a frequency
     counts 0, without a tag "" (a word listed twice: its last line)."""
     return {e.word: (e.freq or 0, e.tag or "") for e in lines}
 

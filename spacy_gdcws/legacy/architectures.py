@@ -34,7 +34,7 @@ def build_gd_transformer_v2(
     ngram_dropout: float = 0.0, holdout_folds: int = 0,
 ) -> Model[List[Doc], List[Floats2d]]:
     """The GD-Transformer of Duan & Zhao (EMNLP 2020), all settings in one signature:
-    `nn.GDTransformerNet` (`CharEmbedding >> GDEncoder >> GapScorer` of one `nn.GDConfig`),
+    `legacy.net.GDTransformerNet` (`CharEmbedding >> GDEncoder >> GapScorer` of one `nn.GDConfig`),
     with the featurization of `CharEmbed.v2`, behind the wrapper of `CharSegmenter.v1`.
     RETURNS: one (len(doc) - 1, n_scores) array of gap logits per doc (column 0 the
     final scorer, column 1 with HiRED and Highway-O the HiRED scorer).

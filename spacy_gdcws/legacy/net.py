@@ -46,7 +46,7 @@ class GDTransformerNet(SegmentationNet):
     def __init__(self, cfg: GDConfig) -> None:
         embed = CharEmbedding(cfg.width, cfg.char_rows, cfg.bigrams, cfg.bigram_rows, cfg.bigram_width,
                               cfg.n_lexicon_features, cfg.lexicon_dropout, cfg.positions,
-                              cfg.embedding_dropout_rate)
+                              cfg.embedding_dropout_rate, 0)  # legacy nets had no pretrained vectors
         super().__init__(embed, GDEncoder(cfg), GapScorer(cfg.width, cfg.biaffine_width))
         self.cfg = cfg
         self._register_load_state_dict_pre_hook(_rename_legacy_keys)

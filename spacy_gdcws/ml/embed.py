@@ -26,8 +26,9 @@ def build_char_embed(
     dropout: float,
     vectors_width: int,
     normalize: str,
-    # added after the release of v2: off in the pipelines saved before
-    general_lexicon: bool = False,
+    # added after the release of v2: a pipeline saved before it has no value in its config, which
+    # spaCy fills from the factory's default config (`pipeline.factory`: false, its behaviour)
+    general_lexicon: bool,
 ) -> Any:
     """The character embedding (`nn.CharEmbedding`) with its featurization settings.
 

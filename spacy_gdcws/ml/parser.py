@@ -23,7 +23,7 @@ from spacy_gdcws.data.features.words import FEATURES, ParseBatch
 from spacy_gdcws.data.normalize import CharNormalizer, check_spec, get_normalizer
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
-from spacy_gdcws.ml.wrapper import register_fork_handler
+from spacy_gdcws.ml.wrapper import no_input_gradient, output_gradient, register_fork_handler
 
 #: the output sizes, read off the training data (thinc dims of the model)
 OUTPUT_DIMS = ("n_upos", "n_xpos", "n_labels")
@@ -158,11 +158,7 @@ def _convert_inputs(model: Model, X: Union[ParseBatch, ArcStates], is_train: boo
         dep, head = (xp2torch(model.ops.asarray(a), requires_grad=is_train, device=device) for a in X)
         return ArgsKwargs(args=(dep, head), kwargs={"task": "label"}), _states_gradient
     args = tuple(xp2torch(model.ops.asarray(a), device=device) for a in (X.feats, X.chars, X.lengths))
-    return ArgsKwargs(args=args, kwargs={"task": "score"}), _no_input_gradient
-
-
-def _no_input_gradient(d_inputs: Any) -> None:
-    return None
+    return ArgsKwargs(args=args, kwargs={"task": "score"}), no_input_gradient
 
 
 def _states_gradient(d_inputs: ArgsKwargs) -> ArcStates:
@@ -176,15 +172,7 @@ def _convert_outputs(model: Model, X_Ytorch: Tuple[Any, Any], is_train: bool) ->
     outputs = Ytorch if isinstance(Ytorch, tuple) else (Ytorch,)
     arrays = [y.detach().float().cpu().numpy() for y in outputs]
     Y = ParseScores(*arrays) if isinstance(Ytorch, tuple) else arrays[0]
-    return Y, partial(_output_gradient, outputs, model.shims[0].device)
-
-
-def _output_gradient(outputs: Tuple[Any, ...], device: Any, dY: Any) -> ArgsKwargs:
-    import torch
-
-    grads = dY if isinstance(dY, tuple) else (dY,)
-    pairs = [(y, torch.as_tensor(g, device=device, dtype=y.dtype)) for y, g in zip(outputs, grads) if g is not None]
-    return ArgsKwargs(args=(tuple(y for y, _ in pairs),), kwargs={"grad_tensors": tuple(g for _, g in pairs)})
+    return Y, partial(output_gradient, outputs, model.shims[0].device)
 
 
 def arc_states(scores: ParseScores, sentences: numpy.ndarray, words: numpy.ndarray,
@@ -206,6 +194,22 @@ def scatter_states(d_states: ArcStates, scores: ParseScores, sentences: numpy.nd
     numpy.add.at(d_dep, (sentences, words), d_states.dep[:, :-1])
     numpy.add.at(d_head, (sentences, heads), d_states.head[:, :-1])
     return d_dep, d_head
+
+
+def relation_input_gradient(model: Model, states: ArcStates, d_logits: numpy.ndarray) -> ArcStates:
+    """The gradient of the relation call's inputs `states` for the gradient `d_logits` of its
+    relation logits, computed on the model's torch module without accumulating any parameter
+    gradient (`torch.autograd.grad`): what `get_loss` reports, where `update` backpropagates
+    through `begin_update` instead."""
+    import torch
+
+    shim = model.shims[0]
+    dep, head = (xp2torch(model.ops.asarray(a), requires_grad=True, device=shim.device) for a in states)
+    with torch.enable_grad():
+        logits = shim.net(dep, head, task="label")
+        d_dep, d_head = torch.autograd.grad(logits, (dep, head),
+                                            torch.as_tensor(d_logits, device=shim.device, dtype=logits.dtype))
+    return ArcStates(torch2xp(d_dep), torch2xp(d_head))
 
 
 def arc_log_probs(arcs: numpy.ndarray) -> numpy.ndarray:

@@ -22,7 +22,7 @@ from thinc.types import Floats2d
 from spacy_gdcws.data.bmes import TAG_COLUMNS
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.windows import OUTPUT
-from spacy_gdcws.ml.wrapper import _no_input_gradient, wrap_torch
+from spacy_gdcws.ml.wrapper import no_input_gradient, wrap_torch
 
 
 def _require_transformers() -> None:
@@ -120,7 +120,7 @@ def _convert_inputs(model: Model, X_mask: Tuple[numpy.ndarray, numpy.ndarray], i
     Xt = xp2torch(model.ops.asarray(X), requires_grad=is_train, device=device)
     mask_t = xp2torch(model.ops.asarray(mask), device=device)
     if not is_train:
-        return ArgsKwargs(args=(Xt, mask_t), kwargs={}), _no_input_gradient
+        return ArgsKwargs(args=(Xt, mask_t), kwargs={}), no_input_gradient
     return ArgsKwargs(args=(Xt, mask_t), kwargs={}), partial(_input_gradient, model.ops)
 
 

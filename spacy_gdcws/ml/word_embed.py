@@ -47,7 +47,7 @@ def _features_forward(model: Model, docs: List[Doc], is_train: bool) -> Tuple[Li
 
 @registry.architectures("spacy_gdcws.EdgeCharHashEmbed.v1")
 def build_edge_char_hash_embed(width: int, attrs: List[Union[str, int]], rows: List[int],
-                               char_rows: int = 5000) -> Model[List[Doc], List[Floats2d]]:
+                               char_rows: int) -> Model[List[Doc], List[Floats2d]]:
     """`spacy.MultiHashEmbed.v2` without static vectors, with two more tables: the words' first
     and last characters (`char_rows` rows each)."""
     if len(rows) != len(attrs):

@@ -51,10 +51,11 @@ def convert_inputs(model: Model, X: Tuple[numpy.ndarray, ...], is_train: bool) -
         args=(chars, bigrams if bigrams.numel() else None, mask, lexicon if lexicon.numel() else None),
         kwargs={"vectors": vectors} if vectors.numel() else {},
     )
-    return args, _no_input_gradient
+    return args, no_input_gradient
 
 
-def _no_input_gradient(d_inputs: Any) -> None:
+def no_input_gradient(d_inputs: Any) -> None:
+    """The input gradient of row ids (`convert_inputs`' backprop): none."""
     return None
 
 
@@ -62,11 +63,16 @@ def convert_outputs(model: Model, X_Ytorch: Tuple[Any, Any], is_train: bool) -> 
     """Gap logits to a float32 host array; gradients back to the device."""
     _, Ytorch = X_Ytorch
     Y = Ytorch.detach().float().cpu().numpy()
-    return Y, partial(_output_gradient, Ytorch, model.shims[0].device)
+    return Y, partial(output_gradient, Ytorch, model.shims[0].device)
 
 
-def _output_gradient(Ytorch: Any, device: Any, dY: numpy.ndarray) -> ArgsKwargs:
+def output_gradient(outputs: Any, device: Any, dY: Any) -> ArgsKwargs:
+    """What thinc's PyTorch shim backpropagates: the gradients `dY` of the torch `outputs` (one
+    tensor and its array, or tuples of both; an output whose gradient is None is left out), as
+    tensors on `device` in each output's dtype."""
     import torch
 
-    grad = torch.as_tensor(dY, device=device, dtype=Ytorch.dtype)
-    return ArgsKwargs(args=((Ytorch,),), kwargs={"grad_tensors": (grad,)})
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    grads = dY if isinstance(dY, tuple) else (dY,)
+    pairs = [(y, torch.as_tensor(g, device=device, dtype=y.dtype)) for y, g in zip(outputs, grads) if g is not None]
+    return ArgsKwargs(args=(tuple(y for y, _ in pairs),), kwargs={"grad_tensors": tuple(g for _, g in pairs)})

@@ -1,6 +1,7 @@
-"""PyTorch modules of the segmenters: the GD-Transformer (Duan & Zhao, EMNLP 2020),
-local self-attention, iterated dilated CNN and BiLSTM encoders, the biaffine gap
-scorer and a BMES CRF.
+"""PyTorch modules of both components. The segmenters': the GD-Transformer (Duan & Zhao, EMNLP
+2020), local self-attention, iterated dilated CNN and BiLSTM encoders, the biaffine gap scorer and
+a BMES CRF. The parser's: `word_parser.BiaffineParserNet` (word features, a BiLSTM or CNN, biaffine
+arc and relation scorers, UPOS and XPOS classifiers), imported where it is built.
 
 This subpackage depends on torch only: it can be imported, trained and tested
 without spaCy or thinc.

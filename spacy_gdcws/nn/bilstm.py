@@ -110,7 +110,7 @@ class BiLSTMEncoder(nn.Module):
     dropout (float): Dropout between layers and on the output.
     """
 
-    def __init__(self, width: int, depth: int = 1, dropout: float = 0.0) -> None:
+    def __init__(self, width: int, depth: int, dropout: float) -> None:
         super().__init__()
         if width % 2:
             raise ValueError(Errors.E062.format(width=width))

@@ -49,9 +49,9 @@ class CharEmbedding(nn.Module):
         RETURNS (Tensor): (B, T, d).
     """
 
-    def __init__(self, width: int, char_rows: int, bigrams: bool = False, bigram_rows: int = 100000,
-                 bigram_width: int = 64, n_lexicon_features: int = 0, lexicon_dropout: float = 0.0,
-                 positions: bool = False, dropout: float = 0.0, vectors_width: int = 0) -> None:
+    def __init__(self, width: int, char_rows: int, bigrams: bool, bigram_rows: int, bigram_width: int,
+                 n_lexicon_features: int, lexicon_dropout: float, positions: bool, dropout: float,
+                 vectors_width: int) -> None:
         super().__init__()
         self.width = width
         self.positions = positions

@@ -27,8 +27,7 @@ class IteratedDilatedCNN(nn.Module):
     never leaks into text.
     """
 
-    def __init__(self, width: int, dilations: Sequence[int] = (1, 1, 2), iterations: int = 4, kernel: int = 3,
-                 dropout: float = 0.0) -> None:
+    def __init__(self, width: int, dilations: Sequence[int], iterations: int, kernel: int, dropout: float) -> None:
         super().__init__()
         if kernel % 2 != 1 or kernel < 3:
             raise ValueError(Errors.E059.format(kernel=kernel))

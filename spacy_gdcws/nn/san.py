@@ -110,7 +110,7 @@ class LocalSelfAttentionEncoder(nn.Module):
     """
 
     def __init__(self, width: int, depth: int, n_heads: int, d_ff: int, radius: int, dropout: float,
-                 relative_positions: bool = False, relative_embeddings: bool = False) -> None:
+                 relative_positions: bool, relative_embeddings: bool) -> None:
         super().__init__()
         if radius < 1:
             raise ValueError(Errors.E061.format(radius=radius))

@@ -14,7 +14,7 @@ class TransformerHead(nn.Module):
     forward(x, mask): x (B, T, hidden_width) float, mask (B, T) bool -> the head's scores.
     """
 
-    def __init__(self, hidden_width: int, width: int, head: nn.Module, dropout: float = 0.1) -> None:
+    def __init__(self, hidden_width: int, width: int, head: nn.Module, dropout: float) -> None:
         super().__init__()
         check_widths("transformer projection and scorer", width, getattr(head, "width", None))
         self.hidden_width = hidden_width

@@ -7,6 +7,7 @@ The component coordinates, as the segmenter does: `data.features.words` turns do
 the model for the relations of the chosen arcs, `set_annotations` writes, `parse.loss` gives the
 loss of an update and `parse.persist` saves and loads it (bytes and folders, one path).
 """
+import functools
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -20,14 +21,23 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 
 from spacy_gdcws.data.features.words import FEATURES, TREEBANK_ROW, ParseBatch, WordFeaturizer, WordLexicon
-from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon
+from spacy_gdcws.decoding.dictionary_files import read_entries, tagged_lexicon
 from spacy_gdcws.decoding.trees import best_relations, decode_trees
 from spacy_gdcws.errors import Errors
-from spacy_gdcws.ml.parser import NORMALIZER, ROOT_LABEL, arc_log_probs, arc_states, scatter_states, size_outputs
+from spacy_gdcws.ml.parser import (
+    NORMALIZER,
+    ROOT_LABEL,
+    ArcStates,
+    ParseScores,
+    arc_log_probs,
+    arc_states,
+    relation_input_gradient,
+    size_outputs,
+)
 from spacy_gdcws.ml.precision import check_not_quantized
 from spacy_gdcws.parse import persist
-from spacy_gdcws.parse.loss import gold_arcs, parser_loss
-from spacy_gdcws.readers.corpus import TREEBANK_KEY
+from spacy_gdcws.parse.loss import batch_loss
+from spacy_gdcws.readers.corpus import PARSE_IN_KEY, TREEBANK_KEY
 from spacy_gdcws.shipped import JIEBA_DICT
 
 SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
@@ -35,6 +45,17 @@ SPACE_POS, SPACE_TAG, SPACE_DEP = "SPACE", "_SP", "dep"
 ROOT = "ROOT"
 #: CoNLL-U's empty field: a treebank without XPOS (UD Chinese HK, CFL) writes it in every row
 MISSING = "_"
+
+
+def parse_in_first(treebanks: List[str], parse_in: Optional[str]) -> List[str]:
+    """The treebanks in the order of their rows: the one the parser parses in first (its row is
+    `TREEBANK_ROW`, the row every sentence reads at prediction time), the others as the data
+    named them. E141 where `parse_in` is none of them."""
+    if parse_in is None:
+        return treebanks
+    if parse_in not in treebanks:
+        raise ValueError(Errors.E141.format(parse_in=parse_in, options=treebanks))
+    return [parse_in] + [t for t in treebanks if t != parse_in]
 
 
 class DocParse(NamedTuple):
@@ -161,6 +182,12 @@ class BiaffineParser(TrainablePipe):
 
     # -- training ------------------------------------------------------------------------------
 
+    def batch(self, examples: Sequence[Example]) -> ParseBatch:
+        """The `ParseBatch` of the examples' predicted words, with their gold aligned to them and
+        each sentence's treebank row: what `update` scores, and what `get_loss`'s scores score."""
+        return self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows(),
+                                     self._treebank_rows(examples))
+
     def update(self, examples: Iterable[Example], *, drop: float = 0.0, sgd: Optional[Optimizer] = None,
                losses: Optional[Dict[str, float]] = None) -> Dict[str, float]:
         """One step on the examples' predicted words, with their aligned gold: the model scores the
@@ -171,42 +198,56 @@ class BiaffineParser(TrainablePipe):
         examples = list(examples)
         validate_examples(examples, "BiaffineParser.update")
         check_not_quantized(self.name, self.model)
-        batch: ParseBatch = self.featurizer.batch([eg.predicted for eg in examples], examples, self._rows(),
-                                                  self._treebank_rows(examples))
+        batch = self.batch(examples)
         if not batch.where or batch.gold is None:
             return losses
         scores, backprop_scores = self.model.begin_update(batch)
-        arcs = gold_arcs(batch.gold)
-        label_logits, backprop_labels = None, None
-        if len(arcs.labels):
-            label_logits, backprop_labels = self.model.begin_update(arc_states(scores, arcs.sentences, arcs.words,
-                                                                               arcs.heads))
-        loss, d_scores, d_labels = parser_loss(scores, label_logits, batch.gold, arcs)
-        if backprop_labels is not None and d_labels is not None:
-            d_dep, d_head = scatter_states(backprop_labels(d_labels), scores, arcs.sentences, arcs.words, arcs.heads)
-            d_scores = d_scores._replace(dep_states=d_dep, head_states=d_head)
+        loss, d_scores = batch_loss(scores, batch.gold, self.model.begin_update)
         backprop_scores(tuple(d_scores))
         if sgd is not None:
             self.finish_update(sgd)
         losses[self.name] += loss
         return losses
 
-    def get_loss(self, examples: Iterable[Example], scores: Any) -> Tuple[float, Any]:
-        raise NotImplementedError(Errors.E117.format(name=self.name))
+    def get_loss(self, examples: Iterable[Example], scores: ParseScores) -> Tuple[float, ParseScores]:
+        """The loss of the examples' gold under `scores`, the model's scores of their batch
+        (`self.model.predict(self.batch(examples))`), and the gradient of those scores (the
+        relation projections' through the relation call), as `update` computes them
+        (`parse.loss.batch_loss`). No parameter gradient is accumulated: nothing is trained."""
+        examples = list(examples)
+        validate_examples(examples, "BiaffineParser.get_loss")
+        batch = self.batch(examples)
+        if not batch.where or batch.gold is None:
+            return 0.0, ParseScores(*(numpy.zeros_like(a) for a in scores))
+        return batch_loss(scores, batch.gold, self._relation_call)
+
+    def _relation_call(self, states: ArcStates) -> Tuple[numpy.ndarray, Callable[[numpy.ndarray], ArcStates]]:
+        """The relation call of `get_loss`: the logits, and a backprop that accumulates nothing."""
+        return self.model.predict(states), functools.partial(relation_input_gradient, self.model, states)
 
     def initialize(self, get_examples: Callable[[], Iterable[Example]], *, nlp: Optional[Language] = None,
-                   lexicon: Optional[Path] = None) -> None:
+                   lexicon: Optional[Path] = None, parse_in: Optional[str] = None) -> None:
         """Read the labels and the treebanks off the training data (the model's output sizes:
-        `size_model`; the treebanks in the order the data first names them: the first is the
-        convention the parser parses in: `prepare` writes that treebank's sentences first) and the
-        lexicon (`lexicon`, default the shipped jieba dictionary with parts of speech)."""
+        `size_model`) and the lexicon.
+
+        lexicon (Optional[Path]): A word list with parts of speech (jieba's `word freq tag`); None:
+            the shipped jieba dictionary.
+        parse_in (Optional[str]): The treebank (a training doc's `user_data[TREEBANK_KEY]`) whose
+            conventions the parser parses in, at prediction time: `[initialize.components.parser]`.
+            None: the treebank the training data marks (`PARSE_IN_KEY`: `prepare` marks its corpus's
+            `parse_in`), else the first one it names. E141 where no training doc names it.
+        """
         validate_examples(get_examples(), "BiaffineParser.initialize")
         upos, xpos, deps = set(), set(), set()
         roots = set()
         treebanks: Dict[str, None] = {}
+        marked: Dict[str, None] = {}
         for eg in get_examples():
-            if TREEBANK_KEY in eg.reference.user_data:
-                treebanks.setdefault(eg.reference.user_data[TREEBANK_KEY], None)
+            user_data = eg.reference.user_data
+            if TREEBANK_KEY in user_data:
+                treebanks.setdefault(user_data[TREEBANK_KEY], None)
+                if user_data.get(PARSE_IN_KEY):
+                    marked.setdefault(user_data[TREEBANK_KEY], None)
             for token in eg.reference:
                 if token.pos_ and token.pos_ != MISSING:
                     upos.add(token.pos_)
@@ -220,9 +261,9 @@ class BiaffineParser(TrainablePipe):
         rows = self.model.attrs["feature_rows"]
         if len(rows) == len(FEATURES) and TREEBANK_ROW + len(treebanks) > rows[-1]:
             raise ValueError(Errors.E138.format(n=len(treebanks), rows=rows[-1], need=TREEBANK_ROW + len(treebanks)))
-        self.cfg["treebanks"] = list(treebanks)
+        self.cfg["treebanks"] = parse_in_first(list(treebanks), parse_in if parse_in is not None else next(iter(marked), None))
         self.size_model()
-        self.lexicon = WordLexicon(tagged_lexicon(read_lines(lexicon if lexicon is not None else JIEBA_DICT)))
+        self.lexicon = WordLexicon(tagged_lexicon(read_entries(lexicon if lexicon is not None else JIEBA_DICT)))
         self.cfg["lexicon_tags"] = self.lexicon.tags()
         self._featurizer = None
         self.model.initialize()

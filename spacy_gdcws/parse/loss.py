@@ -6,12 +6,15 @@ The loss is the sum of four token-averaged cross-entropies: heads (over every he
 root included), relations (at the gold head), UPOS and XPOS (a batch without XPOS, HK's and CFL's
 treebanks, adds none).
 """
-from typing import NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple, Optional, Tuple
 
 import numpy
 
 from spacy_gdcws.data.features.gold import IGNORE
-from spacy_gdcws.ml.parser import ParseScores
+from spacy_gdcws.ml.parser import ArcStates, ParseScores, arc_states, scatter_states
+
+#: the model's relation call: `ArcStates` in, the relation logits and their backprop (to `ArcStates`) out
+LabelCall = Callable[[ArcStates], Tuple[numpy.ndarray, Callable[[numpy.ndarray], ArcStates]]]
 
 
 class GoldArcs(NamedTuple):
@@ -62,6 +65,28 @@ def parser_loss(scores: ParseScores, label_logits: Optional[numpy.ndarray], gold
     d_scores = ParseScores(_grad(arc), numpy.zeros_like(scores.dep_states), numpy.zeros_like(scores.head_states),
                            _grad(upos), _grad(xpos))
     return float(loss.detach()), d_scores, None if labels is None else _grad(labels)
+
+
+def batch_loss(scores: ParseScores, gold: Tuple[numpy.ndarray, ...], label_call: LabelCall) -> Tuple[float, ParseScores]:
+    """The loss of a batch and the whole gradient of its scores: the relations of the gold arcs are
+    scored by `label_call` (the model's relation call: `begin_update` in `update`, a call that
+    accumulates no parameter gradient in `get_loss`), and the gradient of those logits goes back
+    through it onto the relation projections of the words and heads (`scatter_states`).
+
+    scores (ParseScores): The model's scores of the batch.
+    gold (Tuple[numpy.ndarray, ...]): The batch's gold rows (heads, labels, UPOS, XPOS), each (B, T).
+    label_call (LabelCall): The relation call.
+    RETURNS (Tuple[float, ParseScores]): The loss and the gradient of `scores`.
+    """
+    arcs = gold_arcs(gold)
+    label_logits, backprop_labels = None, None
+    if len(arcs.labels):
+        label_logits, backprop_labels = label_call(arc_states(scores, arcs.sentences, arcs.words, arcs.heads))
+    loss, d_scores, d_labels = parser_loss(scores, label_logits, gold, arcs)
+    if backprop_labels is not None and d_labels is not None:
+        d_dep, d_head = scatter_states(backprop_labels(d_labels), scores, arcs.sentences, arcs.words, arcs.heads)
+        d_scores = d_scores._replace(dep_states=d_dep, head_states=d_head)
+    return loss, d_scores
 
 
 def _grad(tensor) -> numpy.ndarray:

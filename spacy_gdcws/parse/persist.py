@@ -12,7 +12,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model
 
 from spacy_gdcws.data.features.words import WordLexicon
-from spacy_gdcws.decoding.dictionary_files import read_lines, tagged_lexicon, text_lines
+from spacy_gdcws.decoding.dictionary_files import read_entries, tagged_lexicon, text_lines
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.io import CHECKSUMS, break_seal, save_whole, verify_checksums
 from spacy_gdcws.ml.fingerprint import model_fingerprint
@@ -98,7 +98,7 @@ def from_disk(pipe: SavedParser, path: Path, exclude: Iterable[str]) -> None:
     _check(pipe, saved, str(path))
     util.from_disk(path, {
         "cfg": lambda p: None,
-        LEXICON: lambda p: setattr(pipe, "lexicon", WordLexicon(tagged_lexicon(read_lines(p)))),
+        LEXICON: lambda p: setattr(pipe, "lexicon", WordLexicon(tagged_lexicon(read_entries(p)))),
         "model": lambda p: pipe.model.from_disk(p),
         "vocab": lambda p: pipe.vocab.from_disk(p, exclude=exclude),
     }, exclude)

@@ -100,8 +100,8 @@ def make_segmenter(
     pseudo_chars: float,
     atomic_units: bool,
     user_dict_bonus: float,
-    granularity: str = "fine",
-    user_dict_freq_scale: float = 2.0,
+    granularity: str,
+    user_dict_freq_scale: float,
 ) -> GDSegmenter:
     """Create a Chinese word segmenter that merges character tokens into words.
 

@@ -67,6 +67,7 @@ from spacy_gdcws.pipeline.lexicons import coarse_words, lexicon_words
 from spacy_gdcws.pipeline.loss import Gold, batch_loss, check_loss, gold_gaps
 from spacy_gdcws.pipeline.words import (
     BATCH_CHARS,
+    Segmentation,
     WordDocs,
     check_char_tokens,
     doc_batches,
@@ -184,22 +185,37 @@ class GDSegmenter(TrainablePipe):
     def add_label(self, label: str) -> int:
         raise NotImplementedError(Errors.E012.format(label=label))
 
-    def predict(self, docs: Iterable[Doc]) -> List[Floats2d]:
-        """Scores for a batch of character docs: one (len(doc) - 1, n_scores) array
-        of gap logits, or one (len(doc), n_scores) array of CRF potentials, per
-        doc. A `DocBatch` (`__call__` and `pipe` pass one) is read once for the
-        model, the character check and decoding."""
+    def scores(self, docs: Iterable[Doc]) -> List[Floats2d]:
+        """The model's scores for a batch of character docs: one (len(doc) - 1, n_scores) array of
+        gap logits, or one (len(doc), n_scores) array of CRF potentials, per doc (what `predict`
+        decodes; `app.tuning` decodes the same scores under other decoding weights)."""
         batch = DocBatch.of(docs)
         check_char_tokens(batch)
         return self.model.predict(batch)
+
+    def predict(self, docs: Iterable[Doc]) -> Segmentation:
+        """Where the words of a batch of character docs end: the model scores the batch
+        (`scores`) and the decoder turns the scores into boundaries (`decoding.decoder`), with
+        the user dictionary and the granularity as they are now. A `DocBatch` (`__call__` and
+        `pipe` pass one) is read once for the model, the character check and decoding."""
+        batch = DocBatch.of(docs)
+        return self.segmentation(batch, self.scores(batch))
+
+    def segmentation(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> Segmentation:
+        """The decoding of given scores (`predict` decodes the model's; tuning decodes the same
+        scores under other weights): the boundaries over the docs laid end to end."""
+        batch = DocBatch.of(docs)
+        self._check_tag_settings()
+        if not batch:
+            return Segmentation(batch, numpy.zeros(0, dtype=bool))
+        return Segmentation(batch, self.decoder.flat_boundaries(scores, batch.arrays, self.scores_tags))
 
     def __call__(self, doc: Doc) -> Doc:
         """Segment one character doc: RETURNS a new doc of words (same text,
         `user_data` and `cats`); a doc of fewer than 2 tokens comes back as is."""
         error_handler = self.get_error_handler()
         try:
-            batch = DocBatch([doc])
-            return self.segmented_docs(batch, self.predict(batch))[0]
+            return self.segmented_docs(self.predict(DocBatch([doc])))[0]
         except Exception as e:
             error_handler(self.name, self, [doc], e)
 
@@ -208,41 +224,30 @@ class GDSegmenter(TrainablePipe):
         error_handler = self.get_error_handler()
         for docs in doc_batches(stream, batch_size, BATCH_CHARS):
             try:
-                batch = DocBatch(docs)
-                yield from self.segmented_docs(batch, self.predict(batch))
+                yield from self.segmented_docs(self.predict(DocBatch(docs)))
             except Exception as e:
                 error_handler(self.name, self, docs, e)
 
-    def segmented_docs(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Doc]:
-        """New docs of words built from the words and spaces (`pipeline.words`)."""
-        batch = DocBatch.of(docs)
-        return self._words.docs(batch, batch.arrays, self._flat_boundaries(batch, scores)) if batch else []
+    def segmented_docs(self, segmentation: Segmentation) -> List[Doc]:
+        """New docs of words built from the words and spaces of `predict`'s segmentation
+        (`pipeline.words`; no model call and no decoding: what `__call__` and `pipe` return)."""
+        batch = segmentation.batch
+        return self._words.docs(batch, batch.arrays, segmentation.bounds) if batch else []
 
-    def segmented_words(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[List[str]]:
-        """The words of each doc as strings, whitespace left out (no `Doc` built)."""
-        batch = DocBatch.of(docs)
-        return self._words.words(batch.arrays, self._flat_boundaries(batch, scores)) if batch else []
-
-    def _flat_boundaries(self, batch: DocBatch, scores: Sequence[Floats2d]) -> numpy.ndarray:
-        """Where words end over the batch's docs laid end to end (`Decoder.flat_boundaries`)."""
-        self._check_tag_settings()
-        return self.decoder.flat_boundaries(scores, batch.arrays, self.scores_tags)
+    def segmented_words(self, segmentation: Segmentation) -> List[List[str]]:
+        """The words of each doc of `predict`'s segmentation as strings, whitespace left out (no `Doc` built)."""
+        batch = segmentation.batch
+        return self._words.words(batch.arrays, segmentation.bounds) if batch else []
 
     def decode(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> List[Optional[numpy.ndarray]]:
-        """Where words end in each doc (bool per gap; None for docs of fewer than 2 tokens)."""
-        self._check_tag_settings()
-        return self.decoder.decode(DocBatch.of(docs), scores, self.scores_tags)
+        """Where words end in each doc under given scores (bool per gap; None for docs of fewer than 2 tokens)."""
+        return self.segmentation(docs, scores).per_doc()
 
-    def boundaries(self, doc: Doc, doc_scores: Floats2d) -> numpy.ndarray:
-        """Bool (len(doc) - 1,): where words end in one doc with at least 2 tokens."""
-        bounds = self.decode([doc], [doc_scores])[0]
-        return numpy.zeros(0, dtype=bool) if bounds is None else bounds
-
-    def set_annotations(self, docs: Iterable[Doc], scores: Sequence[Floats2d]) -> None:
-        """Merge each doc's characters into words in place, in one retokenization
-        per doc (`__call__` and `pipe` build new docs instead)."""
-        batch = DocBatch.of(docs)
-        for doc, bounds in zip(batch, self.decode(batch, scores)):
+    def set_annotations(self, docs: Iterable[Doc], segmentation: Segmentation) -> None:
+        """Merge each doc's characters into the words `predict` found, in place, in one
+        retokenization per doc (`__call__` and `pipe` build new docs instead). No model call and
+        no decoding: `predict` did both."""
+        for doc, bounds in zip(docs, segmentation.per_doc()):
             if bounds is not None:
                 merge_words(doc, bounds)
 

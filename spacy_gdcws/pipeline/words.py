@@ -1,7 +1,7 @@
-"""From boundaries to words: one path from a batch's decoded gaps to word
-`Doc`s (or to the words as strings), the in-place merge of `set_annotations`,
-and the checks of the character docs that come in."""
-from typing import Any, Iterable, Iterator, List, Sequence, Union
+"""From boundaries to words: what the segmenter's `predict` gives (`Segmentation`), one path
+from a batch's decoded gaps to word `Doc`s (or to the words as strings), the in-place merge of
+`set_annotations`, and the checks of the character docs that come in."""
+from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 import numpy
 from spacy.tokens import Doc
@@ -25,6 +25,26 @@ def check_char_tokens(docs: Union[Doc, Sequence[Doc]]) -> None:
         k = int(numpy.searchsorted(laid.starts, flat, side="right")) - 1
         token = docs[k][flat - int(laid.starts[k])]
         raise ValueError(Errors.E014.format(hint="spacy_gdcws.ChineseCharTokenizer.v1", token=token.text, n=len(token)))
+
+
+class Segmentation(NamedTuple):
+    """What `GDSegmenter.predict` gives for a batch: the batch (its docs and their arrays, read
+    once) and where words end over its docs laid end to end (bool, one per gap of the laid-out
+    tokens: `decoding.decoder.Decoder.flat_boundaries`)."""
+
+    batch: DocBatch
+    bounds: numpy.ndarray
+
+    def per_doc(self) -> List[Optional[numpy.ndarray]]:
+        """Where words end in each doc (bool per gap; None for docs of fewer than 2 tokens)."""
+        out: List[Optional[numpy.ndarray]] = [None] * len(self.batch)
+        if not self.batch:
+            return out
+        laid = self.batch.arrays
+        for i, (start, n) in enumerate(zip(laid.starts.tolist(), laid.lengths.tolist())):
+            if n >= 2:
+                out[i] = self.bounds[start : start + n - 1]
+        return out
 
 
 def doc_words(doc: Doc) -> List[str]:

@@ -34,10 +34,10 @@ class CorpusSpec:
     segmenter_standard: more_train files whose words the segmenter learns in the first training
         file's segmentation standard (`treebanks.word_standard`; `prepare` writes them to
         `segmenter_train.spacy` and `segmenter_dev.spacy`, the parser reads them as released).
-    parse_in: the more_train file whose treebank the parser parses in: its sentences lead
-        `train.spacy` (each sentence names its treebank, which the parser reads: one convention per
-        treebank, the first one the training data names the one it parses in). Default: the first
-        training file's.
+    parse_in: the training file whose treebank the parser parses in (each sentence names its
+        treebank, which the parser reads: one convention per treebank); `prepare` marks its
+        sentences (`app.prepare.mark_parse_in`), which `gdcws_parser`'s initialize reads. Default:
+        none marked, the first training file's.
     """
 
     train: str

@@ -43,6 +43,9 @@ ROOT = "ROOT"
 #: where a reference doc names the treebank its sentence comes from (`Sentence.meta["treebank"]`,
 #: set by `prepare`): its `user_data` key, kept by `DocBin(store_user_data=True)`
 TREEBANK_KEY = ("spacy_gdcws", "treebank")
+#: where a reference doc says its treebank is the one the parser parses in (`Sentence.meta["parse_in"]`,
+#: set by `prepare` from the corpus's `CorpusSpec.parse_in`; read by `gdcws_parser`'s `initialize`)
+PARSE_IN_KEY = ("spacy_gdcws", "parse_in")
 
 
 def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
@@ -51,7 +54,8 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
 
     Without explicit `spaces` the doc would have unknown spaces and spaCy
     would feed the gold words, not characters, to the pipeline. The sentence's treebank (its
-    `meta["treebank"]`), where it has one, goes to `doc.user_data[TREEBANK_KEY]`.
+    `meta["treebank"]`), where it has one, goes to `doc.user_data[TREEBANK_KEY]`, and its mark as
+    the treebank the parser parses in (`meta["parse_in"]`) to `doc.user_data[PARSE_IN_KEY]`.
     """
     deps = sent.deps
     if deps is not None and sent.heads is not None:
@@ -67,6 +71,8 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
     )
     if "treebank" in sent.meta:
         doc.user_data[TREEBANK_KEY] = str(sent.meta["treebank"])
+    if sent.meta.get("parse_in"):
+        doc.user_data[PARSE_IN_KEY] = True
     return doc
 
 

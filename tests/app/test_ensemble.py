@@ -33,8 +33,8 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     assert seg.cfg["tags"] == members[0].get_pipe("gdcws_segmenter").cfg["tags"]
     texts = ["".join(s.words) for s in sxu_sentences[8:12]] + ["我爱北京 天安门。", "", " "]
     docs = [nlp.make_doc(t) for t in texts]
-    averaged = seg.predict(docs)
-    each = [m.get_pipe("gdcws_segmenter").predict([m.make_doc(t) for t in texts]) for m in members]
+    averaged = seg.scores(docs)
+    each = [m.get_pipe("gdcws_segmenter").scores([m.make_doc(t) for t in texts]) for m in members]
     for i in range(len(texts)):
         assert numpy.allclose(averaged[i], (each[0][i] + each[1][i]) / 2, atol=1e-5)
     assert not numpy.allclose(each[0][0], each[1][0])
@@ -50,7 +50,7 @@ def test_ensemble_averages_the_members_logits(members, sxu_sentences, tmp_path):
     assert loaded.get_pipe("gdcws_segmenter").bigram_prior_weight == 1.0
     assert [[t.text for t in d] for d in loaded.pipe(texts)] == expected
     from_cli = spacy.load(tmp_path / "cli")
-    assert numpy.allclose(from_cli.get_pipe("gdcws_segmenter").predict(docs[:1])[0], averaged[0], atol=1e-5)
+    assert numpy.allclose(from_cli.get_pipe("gdcws_segmenter").scores(docs[:1])[0], averaged[0], atol=1e-5)
     # int8 quantisation reaches every member
     quantize_segmenter(from_cli)
     shims = [shim for node in from_cli.get_pipe("gdcws_segmenter").model.walk() for shim in node.shims]
@@ -84,8 +84,8 @@ def test_an_ensemble_of_crf_taggers_averages_their_potentials(sxu_sentences, tmp
     seg = nlp.get_pipe("gdcws_segmenter")
     assert seg.scores_tags
     texts = ["".join(s.words) for s in sxu_sentences[8:12]] + ["我爱北京 天安门。", "", " "]
-    averaged = seg.predict([nlp.make_doc(t) for t in texts])
-    each = [m.get_pipe("gdcws_segmenter").predict([m.make_doc(t) for t in texts]) for m in members]
+    averaged = seg.scores([nlp.make_doc(t) for t in texts])
+    each = [m.get_pipe("gdcws_segmenter").scores([m.make_doc(t) for t in texts]) for m in members]
     for i, text in enumerate(texts):
         assert averaged[i].shape == (len(nlp.make_doc(text)), 16)
         assert numpy.allclose(averaged[i], (each[0][i] + each[1][i]) / 2, atol=1e-5)

@@ -133,7 +133,7 @@ def test_segmenter_decodes_with_transitions(sxu_sentences, tmp_path):
     seg.transition_weight = 50.0
     doc = nlp(text)
     assert doc.text == text
-    logits = seg.predict([nlp.make_doc(text)])[0][:, 0]
+    logits = seg.scores([nlp.make_doc(text)])[0][:, 0]
     chars = nlp.make_doc(text)
     from spacy_gdcws.pipeline.words import forced_boundaries
 
@@ -215,7 +215,7 @@ def test_segmenter_decodes_with_tag_prior(sxu_sentences, tmp_path):
     assert len(tags) > 50 and all(len(row) == 4 for row in tags.values())
     text = "".join(sxu_sentences[7].words) + " 我爱北京天安门。"
     chars = nlp.make_doc(text)
-    logits = seg.predict([chars])[0][:, 0]
+    logits = seg.scores([chars])[0][:, 0]
     seg.tag_prior_weight = 5.0
     doc = nlp(text)
     assert doc.text == text
@@ -307,7 +307,7 @@ def test_segmenter_decodes_with_bigram_prior(sxu_sentences, tmp_path):
     text = " ".join("".join(sent.words) for sent in sxu_sentences[:4]) + " 我爱北京天安门。"
     chars = nlp.make_doc(text)
     tokens = [t.text for t in chars]
-    logits = seg.predict([chars])[0][:, 0] - seg.decoder.threshold_logit
+    logits = seg.scores([chars])[0][:, 0] - seg.decoder.threshold_logit
     greedy = [t.text for t in nlp(text)]
     seg.bigram_prior_weight = 5.0
     doc = nlp(text)

@@ -46,7 +46,8 @@ def test_every_encoder_with_every_scorer_trains_and_round_trips(encoder, scorer,
 
 def test_local_attention_masks_exactly_the_window():
     torch.manual_seed(0)
-    enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0).eval()
+    enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0,
+                                    relative_positions=False, relative_embeddings=False).eval()
     x = torch.randn(2, 9, 8)
     mask = torch.ones(2, 9, dtype=torch.bool)
     mask[1, 6:] = False
@@ -70,7 +71,7 @@ def test_relative_position_bias_shifts_attention_by_offset():
 
     torch.manual_seed(0)
     enc = LocalSelfAttentionEncoder(width=8, depth=1, n_heads=2, d_ff=0, radius=2, dropout=0.0,
-                                    relative_positions=True).eval()
+                                    relative_positions=True, relative_embeddings=False).eval()
     x = torch.randn(1, 9, 8)
     allowed = attention_mask(torch.ones(1, 9, dtype=torch.bool), band_mask(9, 2))
     offsets = relative_offsets(9, 2)
@@ -94,7 +95,7 @@ def test_relative_position_bias_shifts_attention_by_offset():
 
 def test_idcnn_receptive_field_is_as_computed():
     torch.manual_seed(0)
-    enc = IteratedDilatedCNN(width=64, dilations=(1, 1, 2), iterations=4, kernel=3).eval()
+    enc = IteratedDilatedCNN(width=64, dilations=(1, 1, 2), iterations=4, kernel=3, dropout=0.0).eval()
     assert enc.receptive_field == 35  # the first plain convolution (3) plus 4 x (2 + 2 + 4)
     length, centre = 61, 30
     x = torch.randn(1, length, 64, requires_grad=True)
@@ -213,7 +214,8 @@ def test_prediction_sums_one_fused_table_and_rebuilds_it_when_weights_change():
     from spacy_gdcws.nn import CharEmbedding
 
     torch.manual_seed(0)
-    embed = CharEmbedding(16, 50, bigrams=True, bigram_rows=80, bigram_width=8, n_lexicon_features=4).eval()
+    embed = CharEmbedding(16, 50, bigrams=True, bigram_rows=80, bigram_width=8, n_lexicon_features=4,
+                          lexicon_dropout=0.0, positions=False, dropout=0.0, vectors_width=0).eval()
     chars, bigrams = torch.randint(0, 50, (3, 7, 2)), torch.randint(0, 80, (3, 8, 2))
     lexicon = torch.rand(3, 7, 4)
 

@@ -25,11 +25,11 @@ def test_optimizer_averages_are_used_for_prediction(trained_copy, sxu_sentences)
         nlp.update(examples, sgd=optimizer)
     doc = [nlp.make_doc("我爱北京天安门。")]
     seg = nlp.get_pipe("gdcws_segmenter")
-    raw = seg.predict(doc)[0].copy()
+    raw = seg.scores(doc)[0].copy()
     with nlp.use_params(optimizer.averages):
-        averaged = seg.predict(doc)[0].copy()
+        averaged = seg.scores(doc)[0].copy()
     assert not numpy.allclose(raw, averaged)
-    assert numpy.allclose(seg.predict(doc)[0], raw)  # restored afterwards
+    assert numpy.allclose(seg.scores(doc)[0], raw)  # restored afterwards
 
 
 def test_mixed_precision_on_cpu_predicts_in_bf16_and_trains_in_fp32(trained_nlp, sxu_sentences, tmp_path):
@@ -41,8 +41,8 @@ def test_mixed_precision_on_cpu_predicts_in_bf16_and_trains_in_fp32(trained_nlp,
     ref = [[t.text for t in doc] for doc in trained_nlp.pipe(texts)]
     got = [[t.text for t in doc] for doc in bf16.pipe(texts)]
     assert sum(a == b for a, b in zip(ref, got)) >= len(texts) - 1
-    scores32 = trained_nlp.get_pipe("gdcws_segmenter").predict([trained_nlp.make_doc(texts[0])])[0]
-    scores16 = bf16.get_pipe("gdcws_segmenter").predict([bf16.make_doc(texts[0])])[0]
+    scores32 = trained_nlp.get_pipe("gdcws_segmenter").scores([trained_nlp.make_doc(texts[0])])[0]
+    scores16 = bf16.get_pipe("gdcws_segmenter").scores([bf16.make_doc(texts[0])])[0]
     assert scores16.dtype == numpy.float32 and not numpy.array_equal(scores16, scores32)
     assert numpy.allclose(scores16, scores32, atol=0.5)
     bf16.update(make_examples(bf16, sxu_sentences[:2]))  # no gradient scaler on CPU

@@ -53,7 +53,7 @@ def test_dropout_between_layers_only_in_training() -> None:
 
 def test_encoder_same_alone_and_padded_in_training() -> None:
     torch.manual_seed(0)
-    encoder = BiLSTMEncoder(8, depth=2).train()
+    encoder = BiLSTMEncoder(8, depth=2, dropout=0.0).train()
     emb = torch.randn(2, 6, 8)
     mask = torch.tensor([[1] * 6, [1, 1, 1, 0, 0, 0]], dtype=torch.bool)
     both = encoder(emb, mask).left

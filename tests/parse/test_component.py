@@ -184,6 +184,35 @@ def test_68_each_treebank_has_its_row_and_the_first_is_the_one_parsed_in(ud_sent
         small.initialize(lambda: [Example(d, g) for d, g in zip(_word_docs(small, golds), golds)])
 
 
+def test_81_the_treebank_parsed_in_is_a_named_setting(ud_sentences):
+    """#81: the treebank the parser parses in is named, not the first the data happens to name: the
+    training docs' mark (`PARSE_IN_KEY`, which `prepare` writes from its corpus's `parse_in`), or the
+    initialize setting `parse_in`, which wins; a name no training doc has is E141."""
+    from dataclasses import replace
+
+    from spacy_gdcws.readers.corpus import PARSE_IN_KEY
+
+    model = {**SMALL, "feature_rows": SMALL["feature_rows"] + [5], "feature_widths": SMALL["feature_widths"] + [4]}
+    named = ["hk", "gsd", "hk", "pud", "gsd"]
+    marked = [name == "pud" for name in named]
+
+    def initialized(parse_in=None, mark=True):
+        nlp = spacy.blank("zh")
+        parser = nlp.add_pipe("gdcws_parser", config={"model": model})
+        golds = [sentence_to_doc(nlp.vocab, replace(s, meta={"treebank": name, "parse_in": m and mark}))
+                 for s, name, m in zip(ud_sentences, named, marked)]
+        assert [bool(g.user_data.get(PARSE_IN_KEY)) for g in golds] == [m and mark for m in marked]
+        examples = [Example(d, g) for d, g in zip(_word_docs(nlp, golds), golds)]
+        parser.initialize(lambda: examples, nlp=nlp, parse_in=parse_in)
+        return parser
+
+    assert initialized(mark=False).cfg["treebanks"] == ["hk", "gsd", "pud"]
+    assert initialized().cfg["treebanks"] == ["pud", "hk", "gsd"]
+    assert initialized(parse_in="gsd").cfg["treebanks"] == ["gsd", "hk", "pud"]
+    with pytest.raises(ValueError, match="E141"):
+        initialized(parse_in="cfl")
+
+
 def test_output_sizes_are_read_off_the_data(parsed):
     """#67: `BiaffineParser.v2` has as many UPOS, XPOS and relation rows as the training data has labels."""
     nlp, _ = parsed

@@ -89,7 +89,7 @@ def test_loss_decreases_and_scores(trained_copy, sxu_sentences):
     nlp = trained_copy
     examples = make_examples(nlp, sxu_sentences[:5])
     seg = nlp.get_pipe("gdcws_segmenter")
-    scores = seg.predict([eg.predicted for eg in examples])
+    scores = seg.scores([eg.predicted for eg in examples])
     loss, grads = seg.get_loss(examples, scores)
     assert loss > 0
     assert all(g.shape == s.shape for g, s in zip(grads, scores))

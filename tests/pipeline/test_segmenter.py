@@ -171,7 +171,7 @@ def test_dictionary_features_use_the_training_words(sxu_sentences, tmp_path):
 def test_update_with_and_without_the_hired_scores(sxu_sentences, switches):
     """The wrapper's score columns follow the net's (HiRED scores only with Highway-O)."""
     nlp = train_pipeline(sxu_sentences[:4], n_iter=2, model=small_model(**switches))
-    scores = nlp.get_pipe("gdcws_segmenter").predict([nlp.make_doc("我爱北京天安门。")])
+    scores = nlp.get_pipe("gdcws_segmenter").scores([nlp.make_doc("我爱北京天安门。")])
     assert scores[0].shape == (7, 2 if not switches else 1)
 
 

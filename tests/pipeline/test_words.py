@@ -35,7 +35,7 @@ def test_batch_decoding_equals_each_doc_alone(texts, priors, user_dict):
         seg.add_words(["中国", "今天"], mode="prefer")
     sample = texts[:200] + ODD_TEXTS + ["http://a.cn/x", "3.5%北京", "北京3.5%", "e\u0301", "\u0301开头", "结尾\u200d"]
     docs = [nlp.make_doc(t) for t in sample]
-    scores = seg.predict(docs)
+    scores = seg.scores(docs)
     together = seg.decode(docs, scores)
     for doc, score, bounds in zip(docs, scores, together):
         alone = seg.decode([doc], [score])[0]

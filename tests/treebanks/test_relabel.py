@@ -1,4 +1,4 @@
-"""`readers.relabel`: pre-v2.5 UD Chinese GSD (UD v1 labels) read in GSDSimp's UD v2 labels."""
+"""`treebanks.relabel`: pre-v2.5 UD Chinese GSD (UD v1 labels) read in GSDSimp's UD v2 labels."""
 import pytest
 import spacy
 from spacy.tokens import DocBin

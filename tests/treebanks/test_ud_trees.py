@@ -1,4 +1,4 @@
-"""`readers.ud_trees` and `relabel.convert_gsd_v1`: pre-v2.5 GSD trees in GSDSimp's UD v2 shapes."""
+"""`treebanks.ud_trees` and `treebanks.relabel.convert_gsd_v1`: pre-v2.5 GSD trees in GSDSimp's UD v2 shapes."""
 import pytest
 
 from spacy_gdcws.readers.base import Sentence
@@ -154,7 +154,7 @@ def test_gsd_dev_heads_agree_with_its_v2_annotation():
     """On the 500 GSD dev sentences both releases annotate, 80.5% of the v1 heads agree with v2's;
     converted, 98.9% (the label table learned on all of dev; #68: 97.2% before), 98.7% labelled
     (96.5% before), punctuation's 98.1%."""
-    from spacy_gdcws.cli.prepare import place_names
+    from spacy_gdcws.app.prepare import place_names
 
     places = place_names()
     old = list(read_conll(CORPORA / "ud_zh" / "dev.conll"))

@@ -2,7 +2,8 @@
 
 By role: `files` (the inputs and where their outputs go), `manifest` (what is done, for
 resume), `lock` (one driver per output folder), `workers` (read, segment and write parts on the
-workers), `run` (the driver).
+workers), `run` (the driver: check, plan, run, record), `summary` (what a run did; which files may
+be committed).
 
 The driver only plans and commits; the corpus never passes through it:
 
@@ -30,6 +31,7 @@ The driver only plans and commits; the corpus never passes through it:
 The output of each file is `segment`'s, byte for byte: one line per input line, empty lines
 kept. Needs the `[ray]` extra (E070 without it).
 """
-from spacy_gdcws.app.corpus.run import Summary, segment_corpus
+from spacy_gdcws.app.corpus.run import segment_corpus
+from spacy_gdcws.app.corpus.summary import Summary
 
 __all__ = ["Summary", "segment_corpus"]

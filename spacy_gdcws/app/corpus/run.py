@@ -1,12 +1,12 @@
-"""The driver of a corpus run: plan (inputs, manifest, model), run the Ray Data pipeline,
-commit each finished file and record it in the manifest."""
+"""The driver of a corpus run, in steps: check the options (`check_options`), plan (`plan_run`: the
+inputs against the manifest), run the plan on Ray Data (`run_plan`: segment, commit each finished
+file) and record it in the manifest (`record_run`)."""
 import contextlib
 import inspect
 import logging
 import time
 import uuid
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -25,6 +25,7 @@ from spacy_gdcws.app.corpus.manifest import (
     settings_identity,
     write_manifest,
 )
+from spacy_gdcws.app.corpus.summary import Summary, finished_files, unchanged
 from spacy_gdcws.app.corpus.workers import (
     SegmentActor,
     commit_file,
@@ -43,25 +44,41 @@ LOOPBACK = "127.0.0.2"
 
 
 @dataclass
-class Summary:
-    """What a run did: files segmented, skipped (done before) and failed (with their coded
-    error), lines, characters, seconds."""
+class RunOptions:
+    """How a run segments: what each actor loads and writes (`SegmentActor`'s arguments), and how
+    Ray runs it."""
 
-    files: int = 0
-    skipped: List[str] = field(default_factory=list)
-    failed: List[Tuple[str, str]] = field(default_factory=list)
-    lines: int = 0
-    chars: int = 0
-    seconds: float = 0.0
-    retries: int = 0
-    # where the time went: seconds of reading, segmenting and writing chunks, summed over the workers
-    # (each chunk once), and the commit's wall seconds
-    stages: Dict[str, float] = field(default_factory=lambda: {"read": 0.0, "segment": 0.0, "write": 0.0,
-                                                                "commit": 0.0})
+    model: str
+    delimiter: str
+    user_dicts: List[str]
+    user_dict_mode: str
+    user_dict_encoding: Optional[str]
+    granularity: Optional[str]
+    nlp_batch_size: int
+    retries: int
+    fmt: str
+    pos_sep: str
+    batch_size: int
+    actors: int
+    cpus_per_actor: float
+    gpus_per_actor: float
 
-    @property
-    def chars_per_second(self) -> float:
-        return self.chars / self.seconds if self.seconds else 0.0
+    def actor_args(self) -> Tuple[Any, ...]:
+        return (self.model, self.delimiter, self.user_dicts, self.user_dict_mode, self.user_dict_encoding,
+                self.granularity, self.nlp_batch_size, self.retries, self.gpus_per_actor > 0, self.fmt, self.pos_sep,
+                self.batch_size)
+
+
+@dataclass
+class Plan:
+    """What a run does, decided before Ray starts: the files to segment (`todo`, each with what its
+    input is before it is read: `before`), and the summary so far (skipped and failed files)."""
+
+    todo: List[CorpusFile]
+    before: List[Dict[str, Any]]
+    summary: Summary
+    identity: Dict[str, Any]
+    settings: Dict[str, Any]
 
 
 def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], model: str, *,
@@ -73,7 +90,8 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
                    nlp_batch_size: int = 256, retries: int = 2, num_cpus: Optional[int] = None,
                    granularity: Optional[str] = None, progress: bool = True, fmt: str = "words",
                    pos_sep: str = "/") -> Summary:
-    """Segment every input file into `output_dir` on Ray (see the module docstring).
+    """Segment every input file into `output_dir` on Ray (see the module docstring): check the
+    options, plan (`plan_run`), run the plan on Ray (`run_plan`) and record it (`record_run`).
 
     input_path: a file, a folder or a glob pattern, local or a URI (s3://, gs://, hdfs://).
     output_dir: a folder, local or a URI. address: an existing Ray cluster ("auto",
@@ -88,114 +106,163 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
         characters, seconds.
     """
     try:
-        import pyarrow.fs as pafs
         import ray
     except ImportError as e:
         raise ImportError(Errors.E070.format(error=e)) from None
     user_dicts = [str(user_dict)] if isinstance(user_dict, (str, Path)) else [str(d) for d in (user_dict or [])]
-    for name, value in (("actors", actors), ("batch_size", batch_size), ("nlp_batch_size", nlp_batch_size)):
-        if not 1 <= value <= 2**31 - 1:
-            raise ValueError(Errors.E047.format(name=name, value=value))
-    if not cpus_per_actor > 0:
-        raise ValueError(Errors.E093.format(value=cpus_per_actor))
-    if granularity is not None:
-        check_granularity(granularity)
-    check_format(model, fmt)
+    options = RunOptions(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
+                         nlp_batch_size, retries, fmt, pos_sep, batch_size, actors, cpus_per_actor, gpus_per_actor)
+    check_options(options)
     check_locations(input_path, output_dir)
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
-    settings = settings_identity(delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity, fmt, pos_sep)
-    identity = model_identity(model)
     in_fs, _ = filesystem_of(input_path)
-    out_fs, out_root = filesystem_of(output_dir)
-    out_root = out_root.rstrip("/")
-    try:  # an output folder that cannot be made is found now, not after segmenting
-        out_fs.create_dir(out_root, recursive=True)
-    except OSError as err:
-        raise ValueError(Errors.E103.format(path=output_dir, message=err)) from None
+    out_fs, out_root = _made_output(output_dir)
     # one driver per output folder (E129 for a second); the parts a killed driver left are cleared
     with OutputLock(out_fs, out_root):
         _remove_dir(out_fs, f"{out_root}/{STAGING_NAME}")
         manifest = read_manifest(out_fs, out_root)
-        summary = Summary()
-        todo = []
-        for file in files:
-            if file.error:  # found while listing (a link to nothing): it fails alone
-                summary.failed.append((file.relative, file.error))
-            elif is_done(manifest.get(file.relative), file, identity, settings, out_fs, in_fs):
-                summary.skipped.append(file.relative)
-            else:
-                todo.append(file)
-        # what each input is before it is read: one gone since it was listed fails alone now (the
-        # datasource needs every file), one that changes or goes while the run reads it is not
-        # committed (`_unchanged`)
-        before = [file.identity_now(in_fs) for file in todo]
-        for file, identity_before in zip(todo, before):
-            if identity_before is None:
-                message = "it could not be read (gone since it was listed?)"
-                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
-        todo = [file for file, identity_before in zip(todo, before) if identity_before is not None]
-        before = [identity_before for identity_before in before if identity_before is not None]
-        if not todo:
-            return summary
+        plan = plan_run(files, manifest, options, in_fs, out_fs)
+        if not plan.todo:
+            return plan.summary
         start = time.perf_counter()
+        staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
         started_here = not ray.is_initialized()
         if started_here:
-            # a Ray of its own stays on loopback (its nodes and actors on LOOPBACK, not this machine's
-            # interfaces); a cluster on a loopback address runs here: the driver joins it there
-            host = _loopback_host(address)
-            local = {"_node_ip_address": host or LOOPBACK} if host or not address else {}
-            ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-                     ignore_reinit_error=True, logging_level=logging.INFO if progress else logging.ERROR, **local)
-        staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
+            _start_ray(address, num_cpus, progress)
         try:
-            context = ray.data.DataContext.get_current()
-            context.enable_progress_bars = context.enable_operator_progress_bars = progress
-            context.print_on_execution_start = progress
-            if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars; its errors
-                # are raised here and reported once (a coded line, or the traceback of an unexpected one)
-                logging.getLogger("ray.data").setLevel(logging.CRITICAL)
-            # reading and writing parts are I/O: they take no CPU from the actors (with every CPU
-            # given to actors, tasks that asked for one would never be scheduled)
-            dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, batch_size),
-                                               **_no_cpu_read_args(ray.data.read_datasource))
-            segmented = dataset.map_batches(
-                SegmentActor,
-                fn_constructor_args=(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
-                                     nlp_batch_size, retries, gpus_per_actor > 0, fmt, pos_sep, batch_size),
-                batch_size=1,
-                compute=ray.data.ActorPoolStrategy(size=actors),
-                num_cpus=cpus_per_actor,
-                num_gpus=gpus_per_actor or None,
-            )
-            sink = parts_sink(staging, out_fs)
-            with _write_errors_as_e103(output_dir):
-                segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
-            ready = _finished_files(todo, sink.records, summary)
-            ready = _unchanged(todo, ready, before, in_fs, summary)
-            commit = ray.remote(num_cpus=0)(commit_file)
-            committing = time.perf_counter()
-            with _write_errors_as_e103(output_dir):
-                sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
-                                 for index, n in ready])
-            summary.stages["commit"] = time.perf_counter() - committing
-            for (index, _), size in zip(ready, sizes):
-                manifest[todo[index].relative] = {"source": before[index], "model": identity,
-                                                  "settings": settings, "output_size": size}
-            failed = {relative for relative, _ in summary.failed}
-            for file in todo:  # a failed file has no output: not a stale one from an earlier run either
-                if file.relative in failed:
-                    manifest.pop(file.relative, None)
-                    if out_fs.get_file_info(file.target).type == pafs.FileType.File:
-                        out_fs.delete_file(file.target)
-            summary.files = len(ready)
-            write_manifest(out_fs, out_root, manifest)
+            ready, sizes = run_plan(plan, options, staging, output_dir, in_fs, out_fs, progress)
+            record_run(plan, ready, sizes, manifest, out_fs, out_root)
         finally:
             _remove_staging(out_fs, staging)
             if started_here:
                 ray.shutdown()
-        summary.seconds = time.perf_counter() - start
-        return summary
+        plan.summary.seconds = time.perf_counter() - start
+        return plan.summary
+
+
+def _made_output(output_dir: Union[str, Path]) -> Tuple[Any, str]:
+    """The output folder's filesystem and root, the folder made: one that cannot be made is E103 now,
+    not after segmenting."""
+    out_fs, out_root = filesystem_of(output_dir)
+    out_root = out_root.rstrip("/")
+    try:
+        out_fs.create_dir(out_root, recursive=True)
+    except OSError as err:
+        raise ValueError(Errors.E103.format(path=output_dir, message=err)) from None
+    return out_fs, out_root
+
+
+def check_options(options: RunOptions) -> None:
+    """The options' own checks, before any file is listed: counts in range (E047), CPUs per actor
+    (E093), the granularity (E107) and the format the pipeline can write (E121, E123)."""
+    for name in ("actors", "batch_size", "nlp_batch_size"):
+        value = getattr(options, name)
+        if not 1 <= value <= 2**31 - 1:
+            raise ValueError(Errors.E047.format(name=name, value=value))
+    if not options.cpus_per_actor > 0:
+        raise ValueError(Errors.E093.format(value=options.cpus_per_actor))
+    if options.granularity is not None:
+        check_granularity(options.granularity)
+    check_format(options.model, options.fmt)
+
+
+def plan_run(files: Sequence[CorpusFile], manifest: Dict[str, Any], options: RunOptions, in_fs: Any,
+             out_fs: Any) -> Plan:
+    """The files to segment: each input but those that failed while listed (a link to nothing),
+    those done before with the same model and settings (the manifest: skipped) and those gone
+    since they were listed (failed alone now: the datasource needs every file it is given)."""
+    settings = settings_identity(options.delimiter, options.user_dicts, options.user_dict_mode,
+                                 options.user_dict_encoding, options.granularity, options.fmt, options.pos_sep)
+    identity = model_identity(options.model)
+    summary = Summary()
+    todo = []
+    for file in files:
+        if file.error:
+            summary.failed.append((file.relative, file.error))
+        elif is_done(manifest.get(file.relative), file, identity, settings, out_fs, in_fs):
+            summary.skipped.append(file.relative)
+        else:
+            todo.append(file)
+    # what each input is before it is read: one that changes or goes while the run reads it is not
+    # committed (`summary.unchanged`)
+    kept, before = [], []
+    for file in todo:
+        identity_before = file.identity_now(in_fs)
+        if identity_before is None:
+            message = "it could not be read (gone since it was listed?)"
+            summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
+        else:
+            kept.append(file)
+            before.append(identity_before)
+    return Plan(kept, before, summary, identity, settings)
+
+
+def run_plan(plan: Plan, options: RunOptions, staging: str, output_dir: Union[str, Path], in_fs: Any, out_fs: Any,
+             progress: bool) -> Tuple[List[Tuple[int, int]], List[int]]:
+    """Segment the plan's files on Ray Data (chunks of lines read on the workers, an actor pool,
+    parts written by a datasink), then commit each file whose every chunk was written and whose
+    input did not change: RETURNS the committed files (index, chunks) and their output sizes."""
+    import ray
+
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = context.enable_operator_progress_bars = progress
+    context.print_on_execution_start = progress
+    if not progress:  # off a terminal Ray Data logs its progress instead of drawing bars; its errors
+        # are raised here and reported once (a coded line, or the traceback of an unexpected one)
+        logging.getLogger("ray.data").setLevel(logging.CRITICAL)
+    todo = plan.todo
+    # reading and writing parts are I/O: they take no CPU from the actors (with every CPU given to
+    # actors, tasks that asked for one would never be scheduled)
+    dataset = ray.data.read_datasource(line_chunks_datasource([f.source for f in todo], in_fs, options.batch_size),
+                                       **_no_cpu_read_args(ray.data.read_datasource))
+    segmented = dataset.map_batches(SegmentActor, fn_constructor_args=options.actor_args(), batch_size=1,
+                                    compute=ray.data.ActorPoolStrategy(size=options.actors),
+                                    num_cpus=options.cpus_per_actor, num_gpus=options.gpus_per_actor or None)
+    sink = parts_sink(staging, out_fs)
+    with _write_errors_as_e103(output_dir):
+        segmented.write_datasink(sink, ray_remote_args={"num_cpus": 0})
+    ready = finished_files(todo, sink.records, plan.summary)
+    ready = unchanged(todo, ready, plan.before, in_fs, plan.summary)
+    commit = ray.remote(num_cpus=0)(commit_file)
+    committing = time.perf_counter()
+    with _write_errors_as_e103(output_dir):
+        sizes = ray.get([commit.remote(out_fs, staging, index, n, todo[index].target, todo[index].compression)
+                         for index, n in ready])
+    plan.summary.stages["commit"] = time.perf_counter() - committing
+    return ready, sizes
+
+
+def record_run(plan: Plan, ready: Sequence[Tuple[int, int]], sizes: Sequence[int], manifest: Dict[str, Any],
+               out_fs: Any, out_root: str) -> None:
+    """The run in the manifest: each committed file with its input, model, settings and output
+    size; a failed file with no output (not a stale one from an earlier run either)."""
+    import pyarrow.fs as pafs
+
+    todo = plan.todo
+    for (index, _), size in zip(ready, sizes):
+        manifest[todo[index].relative] = {"source": plan.before[index], "model": plan.identity,
+                                          "settings": plan.settings, "output_size": size}
+    failed = {relative for relative, _ in plan.summary.failed}
+    for file in todo:
+        if file.relative in failed:
+            manifest.pop(file.relative, None)
+            if out_fs.get_file_info(file.target).type == pafs.FileType.File:
+                out_fs.delete_file(file.target)
+    plan.summary.files = len(ready)
+    write_manifest(out_fs, out_root, manifest)
+
+
+def _start_ray(address: Optional[str], num_cpus: Optional[int], progress: bool) -> None:
+    """Start (or join) Ray for this run: a Ray of its own stays on loopback (its nodes and actors on
+    LOOPBACK, not this machine's interfaces); a cluster on a loopback address runs here: the driver
+    joins it there."""
+    import ray
+
+    host = _loopback_host(address)
+    local = {"_node_ip_address": host or LOOPBACK} if host or not address else {}
+    ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
+             ignore_reinit_error=True, logging_level=logging.INFO if progress else logging.ERROR, **local)
 
 
 # what a failed write of the output says, wherever Ray wraps it: the disk or the quota is full, the file
@@ -237,19 +304,6 @@ def _loopback_host(address: Optional[str]) -> Optional[str]:
         return None
 
 
-def _unchanged(todo: Sequence[CorpusFile], ready: List[Tuple[int, int]], before: Sequence[Dict[str, Any]], in_fs: Any,
-               summary: "Summary") -> List[Tuple[int, int]]:
-    """The ready files whose input is as it was before the run read it; one that changed or went
-    meanwhile fails alone (E130): its output would not be the segmentation of what is there."""
-    kept = []
-    for index, n in ready:
-        if todo[index].identity_now(in_fs) == before[index]:
-            kept.append((index, n))
-        else:
-            summary.failed.append((todo[index].relative, Errors.E130.format(path=todo[index].source)))
-    return kept
-
-
 def _remove_dir(fs: Any, path: str) -> None:
     """Remove a folder and what it holds, if it is there."""
     import pyarrow.fs as pafs
@@ -275,40 +329,3 @@ def _no_cpu_read_args(read_datasource: Callable[..., Any]) -> Dict[str, Any]:
     if "num_cpus" in inspect.signature(read_datasource).parameters:
         return {"num_cpus": 0}
     return {"ray_remote_args": {"num_cpus": 0}}
-
-
-def _finished_files(todo: Sequence[CorpusFile], records: Sequence[Dict[str, Any]], summary: Summary) -> List[Tuple[int, int]]:
-    """The files whose every chunk was written exactly once: (index, number of chunks); the
-    others go to `summary.failed` with their coded error (E015 bad line, E069 a chunk missing)."""
-    chunks: Dict[int, List[int]] = defaultdict(list)
-    ends: Dict[int, Tuple[int, Optional[str]]] = {}
-    seen = set()
-    for r in records:
-        if (r["file"], r["chunk"]) in seen:  # a chunk written twice (a retried task): one part, counted once
-            continue
-        seen.add((r["file"], r["chunk"]))
-        if r["chunk"] >= 0:
-            chunks[r["file"]].append(r["chunk"])
-            summary.lines += r["lines"]
-            summary.chars += r["chars"]
-            summary.retries += r["retries"]
-            for stage in ("read", "segment", "write"):
-                summary.stages[stage] += r[f"{stage}_s"]
-        else:
-            ends[r["file"]] = (r["n_chunks"], r["error"])
-    ready = []
-    for index, file in enumerate(todo):
-        n, error = ends.get(index, (-1, None))
-        got = sorted(chunks.get(index, []))
-        if error:
-            summary.failed.append((file.relative, error))
-        elif n < 0 or got != list(range(n)):
-            if n < 0 and not got:  # not one row: the file could not be read at all
-                message = "it could not be read (gone since it was listed?)"
-                summary.failed.append((file.relative, Errors.E016.format(path=file.source, message=message)))
-            else:
-                summary.failed.append((file.relative, Errors.E069.format(path=file.source, chunk=len(got),
-                                                                         what="missing")))
-        else:
-            ready.append((index, n))
-    return ready
