@@ -9,13 +9,14 @@ loggers, callbacks) is an entry point (pyproject.toml), so `spacy.blank("zh").ad
 "gdcws_segmenter")` and `spacy.load` work without importing this package, and importing it
 costs nothing: spaCy, thinc and torch load with the first module that needs them
 (`python -m spacy_gdcws --help` starts in a fraction of a second). `spacy_gdcws.GDSegmenter`
-is the component's class.
+is the component's class; `spacy_gdcws.words_doc(nlp.vocab, words)` a doc of words you already have,
+which the segmenter leaves as it is (the tagger and parser tag and parse them).
 """
 from typing import Any
 
 from spacy_gdcws.about import __version__
 
-__all__ = ["__version__", "GDSegmenter"]
+__all__ = ["__version__", "GDSegmenter", "words_doc"]
 
 
 def __getattr__(name: str) -> Any:
@@ -23,4 +24,8 @@ def __getattr__(name: str) -> Any:
         from spacy_gdcws.pipeline.segmenter import GDSegmenter
 
         return GDSegmenter
+    if name == "words_doc":
+        from spacy_gdcws.pipeline.words import words_doc
+
+        return words_doc
     raise AttributeError(name)

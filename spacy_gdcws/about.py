@@ -1,2 +1,2 @@
 __title__ = "spacy-gdcws"
-__version__ = "0.1.0"
+__version__ = "0.2.0"

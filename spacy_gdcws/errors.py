@@ -18,6 +18,10 @@ class Warnings(metaclass=ErrorsWithCodes):
     W004 = ("The user dictionary of {name!r} has a word that begins or ends inside an atomic unit (a URL, a number, "
             "a Latin word such as 'haihangMU3456', a grapheme cluster): the unit is kept whole and the word's edge "
             "there is not a boundary. To let dictionary words cut Latin runs, set atomic_units = False.")
+    W005 = ("{path}: {n} line(s) read as HanLP's WORD TAG FREQ, the first line {line}, {text!r}: the word {word!r} "
+            "(part of speech {tag}, frequency {freq}); jieba's grammar reads such a line as a phrase and its frequency "
+            "(docs/user-dictionary.md, the table). To load a phrase that ends in a part-of-speech tag, drop the "
+            "frequency or write the phrase alone.")
     W003 = ("{path}: {skipped} of {n} lines left out (bad lines, named above); the rest is loaded. Fix them, or "
             "load with strict=True (--strict-dict) to refuse such a file.")
 
@@ -40,7 +44,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E013 = "threshold must be between 0 and 1, got {threshold}"
     E014 = ("The gdcws_segmenter expects the character pretokenizer ({hint}); got a doc whose "
             "token '{token}' has {n} characters: on words it would do nothing. Set [nlp.tokenizer] "
-            "@tokenizers = \"spacy_gdcws.ChineseCharTokenizer.v1\" (or spacy.zh.ChineseTokenizer with segmenter \"char\").")
+            "@tokenizers = \"spacy_gdcws.ChineseCharTokenizer.v1\" (or spacy.zh.ChineseTokenizer with segmenter \"char\"). "
+            "To tag and parse words you already have, give the pipeline spacy_gdcws.words_doc(nlp.vocab, words): the "
+            "segmenter leaves such a doc as it is.")
     E015 = "{path}:{line}: {message}"
     E016 = "Cannot read {path}: {message}"
     E017 = "Unknown corpus format {fmt!r}; expected one of {options}"
@@ -111,7 +117,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E082 = "{path} is missing or empty, but the segmenter was saved with checksums (format {format}): the folder is incomplete or was changed. Save the pipeline again."
     E083 = "The user dictionary takes a list of words, got the string {words!r}: it would add each of its characters as a word. Pass [{words!r}]."
     E084 = "A forced split must cut {word!r} into two or more parts that spell it, got {parts}"
-    E085 = "Character normalization {spec!r} needs OpenCC: pip install opencc"
+    E085 = "Character normalization {spec!r} builds its table from OpenCC, which training needs (a trained model keeps its table): pip install 'spacy-gdcws[train]' (or pip install opencc)"
     E086 = "Unknown character normalization step {step!r}: use OpenCC configurations (e.g. t2s, hk2s, tw2s) or width, joined by '+'. Known: {options}"
     E087 = "Unknown config {name!r}: the package ships {options} (python -m spacy_gdcws init-config --list)"
     E088 = "The output folder {output} is inside the input {input}: its outputs would be segmented as inputs on the next run. Write the output outside the input folder."
@@ -123,7 +129,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E094 = "Unknown precision {precision!r}: use one of {options}"
     E095 = "{source}: row {row} of the saved user dictionary is not valid ({message}): the saved segmenter is damaged. Save it again."
     E096 = "A word frequency must be a whole number from 0 to {max}, got {freq!r} for {word!r}"
-    E097 = "expected 'WORD', 'WORD MODE' (force|prefer|combine; also 'WORD MODE FREQ', 'WORD FREQ MODE'), jieba's 'WORD [FREQ] [TAG]' (a tag alone: one of jieba's), HanLP's 'WORD TAG FREQ [TAG FREQ ...]' or pkuseg's 'WORD<TAB>TAG', got {line!r}"
+    E097 = "expected 'WORD', 'WORD MODE' (force|prefer|combine, one of the last two fields: also 'WORD MODE FREQ', 'WORD FREQ MODE'), jieba's 'WORD [FREQ] [TAG]' (a tag alone: one of jieba's) or a phrase 'WORD WORD... [FREQ] [TAG] [MODE]', HanLP's 'WORD TAG FREQ [TAG FREQ ...]' or pkuseg's 'WORD<TAB>TAG' (docs/user-dictionary.md, the grammar), got {line!r}"
     E098 = "expected a row [word, mode, (freq), (parts: a split word's)], got {row!r}"
     E099 = "The saved weights hold more than tensors ({error}): a pipeline's weights are read as tensors only, never as pickled objects, so they are refused. Load pipelines from sources you trust, or save this one again."
     E100 = "Pipeline {i} of the ensemble scores {kind} but pipeline 0 scores {first}: members must have the same kind of scorer (all gap scorers or all CRF taggers)."
@@ -143,7 +149,7 @@ class Errors(metaclass=ErrorsWithCodes):
     E114 = "BiaffineParserNet: {n_rows} feature row counts for {n_widths} widths; give one width per table (at least one)."
     E115 = "BiaffineParser: {n} feature tables for the columns {names}; give one row count and one width per column (the last, the treebank's, may be left out)."
     E116 = "The {name} (gdcws_parser) reads its labels off the training data in initialize: add_label is not supported."
-    E118 = "The training data needs {n} rows for {kind} but the parser's model has {rows}: raise {kind} in its config (spacy_gdcws.BiaffineParser.v1), or use spacy_gdcws.BiaffineParser.v2, which reads the sizes off the data."
+    E118 = "The training data needs {n} rows for {kind} but the parser's model has {rows}: raise {kind} in its config (spacy_gdcws.BiaffineParser.v1), or use spacy_gdcws.BiaffineParser.v3, which reads the sizes off the data."
     E119 = "BiaffineParserNet: unknown encoder {encoder!r}; expected 'lstm' or 'cnn'."
     E120 = "{path}: git blob id {found}, expected {expected} (the file at the commit `spacy project assets` fetches): the download is incomplete or another version. Fetch it again, or pass --no-verify for a file of your own."
     E121 = "Unknown output format {fmt!r}; expected one of {options}."
@@ -167,3 +173,9 @@ class Errors(metaclass=ErrorsWithCodes):
     E139 = "The corpus's parse_in names {parse_in}, which is none of its training files: {options}"
     E140 = "Missing {path}: run `spacy project assets` or point corpora_dir at a local copy of the corpora."
     E141 = "The parser's parse_in names the treebank {parse_in!r}, which no training doc names: {options}"
+    E142 = "{path}:{line}: the sentence's # text {text!r} does not spell its words in order (only whitespace may lie between them)"
+    E144 = "{model} has no component that sets entities (doc.ents) enabled after its segmenter: --format {fmt} needs one, e.g. zh_gdcws's parser (built since 0.2.0) or spaCy's ner."
+    E145 = "{path} lists {entry!r}, which is not a file of its folder (it leaves the folder, or links out of it): a saved pipeline's checksums name its own files only. The pipeline is damaged or was tampered with: save or install it again."
+    E146 = "{output_name} {output} lies inside {input_name}: writing there would change that input (a pipeline's folder). Write the output somewhere else."
+    E147 = "--training-vars takes KEY=VALUE items separated by spaces; got {item!r}."
+    E143 = "{path} has {n} sentences, the training file it annotates {m}: the entities of one release come to another's words sentence by sentence, so both must hold the same sentences in the same order."

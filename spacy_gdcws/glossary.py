@@ -1,4 +1,4 @@
-"""What the tags and relations `gdcws_parser` writes mean: the XPOS of UD Chinese GSD (`token.tag_`,
+"""What the tags, relations and entity types `gdcws_parser` writes mean: the XPOS of UD Chinese GSD (`token.tag_`,
 Google's Chinese tag set: PTB-like, with bound nouns, affixes and Chinese function words) and the UD
 relations with their Chinese subtypes (`token.dep_`), for `spacy.explain` where spaCy's glossary lacks
 them (`register`, run when the parser's factory loads) and for `docs/pos-and-dependencies.md`.
@@ -36,7 +36,7 @@ XPOS: Dict[str, str] = {
     "VC": "copula (是, 为)",
     "VV": "verb",
     "WP": "interrogative pronoun (谁)",
-    "ADD": "address (URL, e-mail)",
+    "ADD": "address: a URL, an e-mail address or a file path (GSD's; spaCy's own glossary says only 'email')",
     "(": "opening bracket or title mark (（, 《)",
     ")": "closing bracket or title mark (）, 》)",
     "``": "opening quotation mark (“)",
@@ -68,10 +68,22 @@ RELATIONS: Dict[str, str] = {
 }
 
 
+#: the entity types `gdcws_parser` writes (`doc.ents`), as Universal NER defines them (Mayhew et al. 2024):
+#: spaCy's glossary explains these names by OntoNotes' types, whose LOC leaves countries and cities out
+ENTITIES: Dict[str, str] = {
+    "PER": "person: a named person or family, real or fictional (习近平, 古特雷斯)",
+    "LOC": "location: a named place, countries, cities and regions included (北京, 中国, 长江)",
+    "ORG": "organisation: a named company, institution, team, party or government body (联合国, 北京大学)",
+}
+
+
 def register() -> None:
     """Add the tags and relations spaCy's glossary lacks to it, so that `spacy.explain` knows them;
-    spaCy's own entries are left as they are."""
+    spaCy's own entries are left as they are, but ADD's (below)."""
     from spacy.glossary import GLOSSARY
 
     for term, meaning in {**XPOS, **RELATIONS}.items():
         GLOSSARY.setdefault(term, meaning)
+    # ADD: spaCy's entry ("email", the English tag set's) says less than GSD's tag, which the parser
+    # writes for every address; the wider meaning holds for both
+    GLOSSARY["ADD"] = XPOS["ADD"]

@@ -59,12 +59,18 @@ def _atomic_file(path: Union[str, Path], mode: str, **open_args: Any) -> Iterato
     written through, in place: renaming over it would replace it with a file. A
     failure to write (no permission, a full disk, a file-size limit) is E103 naming
     `path`, never the temporary file; the block's own errors pass through as they are."""
-    path = Path(os.path.realpath(path))
-    if path.exists() and not path.is_file() and not path.is_dir():
-        with _writing(path):
+    try:  # what the path is, links followed by the system (/dev/stdout on a pipe: a pipe, not a file)
+        kind = os.stat(path).st_mode
+    except OSError:
+        kind = None
+    if kind is not None and not stat.S_ISREG(kind) and not stat.S_ISDIR(kind):
+        # a device, a named pipe, a process's stream: written through in place, by the name given
+        # (its resolved name, `/proc/PID/fd/pipe:[N]`, names nothing that can be opened)
+        with _writing(Path(path)):
             f = open(path, mode, **open_args)
-        yield from _writes_to(f, path)
+        yield from _writes_to(f, Path(path))
         return
+    path = Path(os.path.realpath(path))
     with _writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
@@ -137,8 +143,9 @@ class _Written:
 def check_outputs(outputs: Dict[str, Optional[Union[str, Path]]], inputs: Dict[str, Optional[Union[str, Path]]],
                   folders: Tuple[str, ...] = ()) -> None:
     """The one rule for every command that writes: an output path is never an
-    input path (E077), two outputs never share a path (E078), and a file output
-    is not an existing folder (E079; `folders` names the outputs that are folders).
+    input path (E077), nor inside an input that is a folder (a pipeline: E146), two outputs never share a
+    path (E078), and a file output is not an existing folder (E079; `folders` names the outputs that
+    are folders).
     Checked before any work, so a mistake costs nothing. Arguments map an
     option's name (as the user typed it) to its path; None = not given; inputs
     that are not paths (a package name) are skipped."""
@@ -157,13 +164,25 @@ def check_outputs(outputs: Dict[str, Optional[Union[str, Path]]], inputs: Dict[s
                 continue
             src = key(source)
             same = out == src or (out.exists() and src.exists() and os.path.samefile(out, src))
+            # an output inside an input folder (`segment P in.txt P/segmenter/model`) would write into it
             if same:
                 raise ValueError(Errors.E077.format(output_name=name, output=output, input_name=f"{input_name} {source}"))
+            if src.is_dir() and _is_within(out, src):
+                raise ValueError(Errors.E146.format(output_name=name, output=output, input_name=f"{input_name} {source}"))
         if out in seen:
             raise ValueError(Errors.E078.format(first=seen[out], second=name, path=output))
         seen[out] = name
         if name not in folders and out.is_dir():
             raise ValueError(Errors.E079.format(name=name, path=output))
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    """Whether `path` (which need not exist) lies inside `folder`, links resolved."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(folder))
+    except ValueError:
+        return False
+    return True
 
 
 def _kept_mode(path: Path) -> int:
@@ -269,6 +288,10 @@ def verify_checksums(folder: Union[str, Path], name: str = CHECKSUMS, missing: O
         if skip is not None and skip(entry):
             continue
         path = folder / entry
+        # a listing names files of its folder only: an entry that leaves it (`../outside.txt`, an absolute
+        # path, a link out) is refused before it is read, so no check says anything of another file
+        if Path(entry).is_absolute() or not _is_within(path, folder):
+            raise ValueError(Errors.E145.format(path=listing, entry=entry))
         if not path.is_file():
             raise ValueError(missing.format(path=path))
         if _sha256(path) != digest:

@@ -130,23 +130,30 @@ def pytest_configure(config):
 @pytest.fixture(scope="session")
 def tagged_model(ud_sentences, tmp_path_factory):
     """A pipeline of the main job's shape, saved: a segmenter named `segmenter` trained on 30 UD
-    sentences, then a `gdcws_parser` named `parser` trained on their gold words."""
+    sentences, then a `gdcws_parser` named `parser` trained on their gold words, with their entities
+    (Universal NER's, the same sentences and words)."""
+    from dataclasses import replace
+
     from spacy.tokens import Doc
     from spacy.training import Example
     from thinc.api import Adam, fix_random_seed
 
     from spacy_gdcws.readers.corpus import sentence_to_doc
+    from spacy_gdcws.readers.iob2 import read_iob2
     from tests.parse.test_component import SMALL
 
     fix_random_seed(0)
     nlp = train_pipeline(ud_sentences, n_iter=40)
     nlp.rename_pipe("gdcws_segmenter", "segmenter")
     parser = nlp.add_pipe("gdcws_parser", name="parser", config={"model": SMALL})
-    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences]
+    uner = list(read_iob2(ROOT / "assets" / "uner_zh" / "zh_gsdsimp-ud-dev.iob2"))[: len(ud_sentences)]
+    assert [u.words for u in uner] == [s.words for s in ud_sentences]
+    golds = [sentence_to_doc(nlp.vocab, replace(s, meta={**s.meta, "entities": u.meta["entities"]}))
+             for s, u in zip(ud_sentences, uner)]
     examples = [Example(Doc(nlp.vocab, words=[t.text for t in g], spaces=[False] * len(g)), g) for g in golds]
     parser.initialize(lambda: examples, nlp=nlp)
     optimizer = Adam(0.01)
-    for _ in range(30):
+    for _ in range(60):
         parser.update(examples, sgd=optimizer)
     path = tmp_path_factory.mktemp("tagged") / "model"
     nlp.to_disk(path)

@@ -1,5 +1,6 @@
 """The main job's accuracy over seeds: each seed's `evaluate-ud` report (words, sentences, UPOS, XPOS,
-UAS, LAS from raw text and on gold words) and the segmenter's official SIGHAN scores, with their mean
+UAS, LAS from raw text and on gold words), its entities (`evaluate-ner` on UNER GSDSimp and GSD test,
+from raw text and on gold words, where it has them) and the segmenter's official SIGHAN scores, with their mean
 and sample standard deviation, from the folders `main_job_seeds.sh` ran README command 1 in.
 
     python research/scripts/main_job_seeds.py WORK/s0 WORK/s1 WORK/s2 --output research/metrics/main_job/round2_seeds
@@ -12,6 +13,8 @@ import subprocess
 from pathlib import Path
 
 REPORTS = ("metrics/ud_gsd_more_pipeline.json", "metrics/ud_gsd_more.general.json")
+# since #78: the entities on UNER GSDSimp test and GSD test (copied where a run has them)
+ENTITY_REPORTS = ("metrics/ud_gsd_more_entities.json", "metrics/ud_gsd_more_entities_gsd.json")
 
 
 def scores(folder: Path) -> dict:
@@ -26,6 +29,11 @@ def scores(folder: Path) -> dict:
     out["raw.sentences"] = round(100 * pipeline["sentences"]["sentences"]["f"], 2)
     out["segmenter.official_f"] = round(100 * segmenter["f"], 2)
     out["segmenter.oov_recall"] = round(100 * segmenter["oov_recall"], 2)
+    for report, name in zip(ENTITY_REPORTS, ("gsdsimp", "gsd")):
+        if (folder / report).exists():
+            entities = json.loads((folder / report).read_text(encoding="utf8"))
+            for mode, short in (("raw_text", "raw"), ("gold_words", "gold_words")):
+                out[f"entities_{name}.{short}"] = round(100 * entities[mode]["overall"]["f"], 2)
     return out
 
 
@@ -39,7 +47,7 @@ def main() -> None:
         commit = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         runs[folder.name] = {"commit": commit, "scores": scores(folder)}
-        for report in REPORTS:
+        for report in REPORTS + tuple(r for r in ENTITY_REPORTS if (folder / r).exists()):
             target = args.output / folder.name / Path(report).name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(folder / report, target)

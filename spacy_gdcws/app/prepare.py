@@ -42,7 +42,8 @@ class PreparedCorpus:
 def corpus_files(spec: CorpusSpec, corpora_dir: Path, verify: bool) -> List[Path]:
     """The corpus's files in `corpora_dir`, checked: E140 for a missing one, E120 for a fetched
     training file that is not the one its git blob id names (`verify`)."""
-    paths = [resolve(corpora_dir, p) for p in (spec.train, spec.test, *spec.more_train, *([spec.dev] if spec.dev else []))]
+    names = (spec.train, spec.test, *spec.more_train, *([spec.dev] if spec.dev else []), *(f for _, f in spec.entities))
+    paths = [resolve(corpora_dir, p) for p in names]
     for path in paths:
         if not path.exists():
             raise ValueError(Errors.E140.format(path=path))
@@ -62,21 +63,26 @@ def read_corpus(spec: CorpusSpec, corpora_dir: Path, dev_fraction: float = 0.1, 
     from spacy_gdcws.treebanks.word_standard import WordStandard
 
     corpus_files(spec, corpora_dir, verify)
+    messages: List[str] = []
     sentences = from_treebank(spec.train, read_sentences(resolve(corpora_dir, spec.train), spec.fmt))
     if spec.relabel:
         places = place_names()
         sentences = [relabel(spec.relabel, sent, places) for sent in sentences]
+    messages += with_entities(spec, spec.train, sentences, corpora_dir)
     if spec.dev:  # a dev file of its own: the training file is not split
-        train, dev = sentences, from_treebank(spec.train, read_sentences(resolve(corpora_dir, spec.dev), spec.fmt))
+        dev = from_treebank(spec.train, read_sentences(resolve(corpora_dir, spec.dev), spec.fmt))
+        messages += with_entities(spec, spec.dev, dev, corpora_dir)
+        train = sentences
     else:
         train, dev = split_dev(sentences, dev_fraction, split, seed)
     standard = WordStandard().learn(train) if spec.segmenter_standard else None
     segmenter_train, segmenter_dev = list(train), list(dev)
     more_relabel = dict(spec.more_relabel)
     for relative in spec.more_train:
-        more = from_treebank(relative, read_sentences(resolve(corpora_dir, relative), spec.more_format))
+        more = from_treebank(relative, read_sentences(resolve(corpora_dir, relative), spec.format_of(relative)))
         if relative in more_relabel:
             more = [relabel(more_relabel[relative], sent) for sent in more]
+        messages += with_entities(spec, relative, more, corpora_dir)
         more_train, more_dev = split_dev(more, dev_fraction, split, seed)
         train += more_train
         dev += more_dev
@@ -86,7 +92,21 @@ def read_corpus(spec: CorpusSpec, corpora_dir: Path, dev_fraction: float = 0.1, 
         segmenter_train += more_train
         segmenter_dev += more_dev
     test = list(read_sentences(resolve(corpora_dir, spec.test), spec.test_format))
-    return PreparedCorpus(spec, train, dev, segmenter_train, segmenter_dev, test)
+    return PreparedCorpus(spec, train, dev, segmenter_train, segmenter_dev, test, messages)
+
+
+def with_entities(spec: CorpusSpec, relative: str, sentences: List[Sentence], corpora_dir: Path) -> List[str]:
+    """Give a training file's sentences the entities of the IOB2 file its spec pairs it with
+    (`CorpusSpec.entities`; `treebanks.entities`), on their words as read and relabelled; RETURNS
+    what came over, as a line to report (none where the spec pairs the file with nothing)."""
+    from spacy_gdcws.readers.iob2 import read_iob2
+    from spacy_gdcws.treebanks.entities import transfer_all
+
+    source = dict(spec.entities).get(relative)
+    if source is None:
+        return []
+    came, lost = transfer_all(sentences, list(read_iob2(resolve(corpora_dir, source))), source)
+    return [f"{relative}: {came} entities from {source}, {lost} missing (their text differs there)"]
 
 
 def mark_parse_in(prepared: PreparedCorpus) -> PreparedCorpus:
@@ -117,7 +137,7 @@ def write_corpus(prepared: PreparedCorpus, corpora_dir: Path, output_dir: Path) 
 
     spec = prepared.spec
     output_dir.mkdir(parents=True, exist_ok=True)
-    out = [f"train: {write_docbin(prepared.train, output_dir / 'train.spacy')} sentences",
+    out = list(prepared.messages) + [f"train: {write_docbin(prepared.train, output_dir / 'train.spacy')} sentences",
            f"dev: {write_docbin(prepared.dev, output_dir / 'dev.spacy')} sentences"]
     for part, theirs, ours in (("train", prepared.segmenter_train, prepared.train),
                                ("dev", prepared.segmenter_dev, prepared.dev)):

@@ -1,7 +1,8 @@
-"""Segment lines of text with a pipeline, keeping every line."""
+"""Segment lines of text with a pipeline, keeping every line; tag and parse words already given."""
+import re
 import sys
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import IO, Any, Callable, Iterable, Iterator, List, Optional, Set, Tuple, Union
 
 import spacy
 from spacy.language import Language
@@ -11,8 +12,10 @@ from spacy.util import minibatch
 from spacy_gdcws.app.pieces import PIECE_CHARS, line_pieces
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.pipeline.names import find_segmenter, segmenter_names
-from spacy_gdcws.pipeline.serialize import leaving_out, seal_pipeline
+from spacy_gdcws.pipeline.serialize import damaged_json, leaving_out, seal_pipeline
 from spacy_gdcws.pipeline.subwords import search_words
+from spacy_gdcws.pipeline.words import doc_words, words_doc
+from spacy_gdcws.readers.base import iter_text_lines
 
 # the package README command 1 builds and installs
 PACKAGE = "zh_gdcws"
@@ -43,24 +46,13 @@ def load_pipeline(model: str, words_only: bool = False, **kwargs: Any) -> Langua
 
 
 def damaged_file(model: str, err: ValueError) -> ValueError:
-    """A coded error for a pipeline that fails to load: the error itself where it is coded (it names
-    its file), else E136 naming the first of the pipeline's JSON files that cannot be read (srsly's
-    own error names none: a damaged vocab/strings.json)."""
-    import srsly
-
-    text = str(err.args[0]) if err.args else str(err)
-    if text.startswith("[E"):
-        return err
+    """A coded error for a pipeline (a folder or an installed package) that fails to load
+    (`pipeline.serialize.damaged_json` on its folder)."""
     path = Path(model)
     if not path.exists() and spacy.util.is_package(model):
         package = spacy.util.get_package_path(model)
         path = next((p for p in package.iterdir() if (p / "config.cfg").is_file()), package)
-    for json_file in sorted(path.rglob("*.json")) if path.is_dir() else []:
-        try:
-            srsly.read_json(json_file)
-        except ValueError as bad:
-            return ValueError(Errors.E136.format(path=json_file, message=bad))
-    return err
+    return damaged_json(path, err)
 
 
 def after_last_segmenter(model: str) -> Optional[List[str]]:
@@ -118,7 +110,6 @@ def set_granularity(nlp: Language, granularity: Optional[str]) -> None:
         name = find_segmenter(nlp)
         nlp.get_pipe(name).granularity = granularity
         nlp.get_pipe_config(name)["granularity"] = granularity
-from spacy_gdcws.pipeline.words import doc_words
 
 Piece = Tuple[Doc, bool]  # a doc and whether it ends its line (`segment_lines`)
 
@@ -131,6 +122,63 @@ def segment_lines(nlp: Language, lines: Iterable[str], batch_size: int = 256, n_
     gives one empty doc."""
     pieces = ((text, last) for line in lines for text, last in _marked(line_pieces(line, piece)))
     yield from nlp.pipe(pieces, batch_size=batch_size, n_process=n_process, as_tuples=True)
+
+
+#: what `segment` reads: text (the segmenter finds the words), words a line with whitespace between
+#: them, or CoNLL-U's sentences (their words)
+INPUT_FORMATS = ("text", "words", "conllu")
+
+
+def input_pieces(nlp: Language, source: Optional[Union[str, Path]], input_format: str, batch_size: int = 256,
+                 n_process: int = 1) -> Iterator[Piece]:
+    """The analysed docs of an input (a file, or stdin for None / "-"), each ending its line: its
+    lines of text (`segment_lines`), of words (each line's whitespace-separated words, its
+    whitespace kept: `line_words_doc`), or its CoNLL-U sentences (`conllu_doc`): words the
+    segmenter leaves as they are, which the components after it tag and parse. E121 for another
+    format."""
+    if input_format not in INPUT_FORMATS:
+        raise ValueError(Errors.E121.format(fmt=input_format, options=", ".join(INPUT_FORMATS)))
+    if input_format == "text":
+        return segment_lines(nlp, iter_text_lines(source), batch_size, n_process)
+    if input_format == "words":
+        docs: Iterable[Doc] = (line_words_doc(nlp.vocab, line) for line in iter_text_lines(source))
+    else:
+        from spacy_gdcws.readers.conll import read_conll
+
+        path = "/dev/stdin" if source is None or str(source) == "-" else source
+        docs = (conllu_doc(nlp.vocab, sent) for sent in read_conll(path))
+    return ((doc, True) for doc in nlp.pipe(docs, batch_size=batch_size, n_process=n_process))
+
+
+def line_words_doc(vocab: Any, line: str) -> Doc:
+    """A line of words separated by whitespace as a doc of those words (`words_doc`), its text the
+    line's: one space after a word is its trailing space, any other whitespace a token of its own."""
+    words: List[str] = []
+    spaces: List[bool] = []
+    for match in _WORDS_AND_SPACE.finditer(line):
+        piece = match.group()
+        if piece == " " and words and not words[-1].isspace():
+            spaces[-1] = True
+        else:
+            words.append(piece)
+            spaces.append(False)
+    return words_doc(vocab, words, spaces)
+
+
+def conllu_doc(vocab: Any, sent: Any) -> Doc:
+    """A CoNLL-U sentence as a doc of its words (`words_doc`, one sentence as given), its text the
+    sentence's `# text` where that spells its words, with its comment lines kept for the CoNLL-U
+    writer (`eval.conllu.COMMENTS_KEY`)."""
+    from spacy_gdcws.eval.conllu import COMMENTS_KEY
+    from spacy_gdcws.readers.iob2 import text_spaces
+
+    spaces = text_spaces(sent.words, sent.meta.get("text", "")) if "text" in sent.meta else None
+    doc = words_doc(vocab, sent.words, spaces, one_sentence=True)
+    doc.user_data[COMMENTS_KEY] = list(sent.meta.get("comments", []))
+    return doc
+
+
+_WORDS_AND_SPACE = re.compile(r"\S+|\s+")
 
 
 def _marked(pieces: Iterator[str]) -> Iterator[Tuple[str, bool]]:
@@ -163,20 +211,42 @@ def segment_texts(nlp: Language, texts: Iterable[str], batch_size: int = 256,
         yield from segmenter.segmented_words(segmenter.predict(docs))
 
 
-FORMATS = ("words", "pos", "conllu")
+FORMATS = ("words", "pos", "conllu", "iob2")
 
 
 def check_format(model: str, fmt: str) -> None:
     """E121 for a format not in `FORMATS`; E123 where `pos` needs a component that sets part-of-speech
-    tags (`token.pos` or `token.tag`: `gdcws_parser`, spaCy's `tagger` or `morphologizer`) and the saved
-    pipeline `model` has none enabled after its segmenter (a pipeline saved with its parser
+    tags (`token.pos` or `token.tag`: `gdcws_parser`, spaCy's `tagger` or `morphologizer`), E144
+    where `iob2` needs one that sets entities (`doc.ents`: `gdcws_parser`, spaCy's `ner`), and the
+    saved pipeline `model` has none enabled after its segmenter (a pipeline saved with its parser
     disabled has it in its config, but not running). `conllu` writes what the pipeline sets
     (`_` for tags and heads it does not)."""
     if fmt not in FORMATS:
         raise ValueError(Errors.E121.format(fmt=fmt, options=", ".join(FORMATS)))
     assigns = assigned_after_segmenter(model)
-    if fmt == "pos" and assigns is not None and not assigns & {"token.pos", "token.tag"}:  # None: loading reports it
+    if assigns is None:  # loading reports it
+        return
+    if fmt == "pos" and not assigns & {"token.pos", "token.tag"}:
         raise ValueError(Errors.E123.format(model=model, fmt=fmt))
+    if fmt == "iob2" and "doc.ents" not in assigns:
+        raise ValueError(Errors.E144.format(model=model, fmt=fmt))
+
+
+def write_format(pieces: Iterable["Piece"], out: IO[str], fmt: str, delimiter: str = "  ", pos_sep: str = "/",
+                 search: bool = False, first_line: int = 1) -> int:
+    """Write each line's pieces in `fmt` (`FORMATS`): its words (`write_segmented`), word/UPOS items
+    (`write_tagged`), CoNLL-U blocks or Universal NER's IOB2 blocks (`eval.conllu`; their sentence
+    ids number lines from `first_line`); what `segment` and `segment-corpus` write alike. RETURNS
+    the number of lines."""
+    from spacy_gdcws.eval.conllu import write_conllu, write_iob2
+
+    if fmt == "pos":
+        return write_tagged(pieces, out, delimiter, pos_sep)
+    if fmt == "conllu":
+        return write_conllu(pieces, out, first_line)
+    if fmt == "iob2":
+        return write_iob2(pieces, out, first_line)
+    return write_segmented(pieces, out, delimiter, search)
 
 
 def assigned_after_segmenter(model: str) -> Optional[Set[str]]:

@@ -42,13 +42,12 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                       help="Print the version and exit")) -> None:
-    """Segment text (`segment`) and corpora on Ray (`segment-corpus`); convert and
-    prepare corpora for `spacy train`; evaluate, score and tune segmenters.
+    """Segment, tag, parse and find entities in text (`segment`) and corpora on Ray
+    (`segment-corpus`); convert and prepare corpora for `spacy train`; evaluate
+    segmenters, parses and entities, score, tune and seal pipelines.
 
-    The spaCy project's own steps (`unpack-sighan`, `package-meta`) and its
-    downstream and baseline studies (`evaluate-ud`, `convert-ner`,
-    `evaluate-ner`, `train-pkuseg`) are commands too, left out of this list:
-    see project.yml."""
+    The spaCy project's own steps (`unpack-sighan`, `package-meta`, `train-pkuseg`)
+    are commands too, left out of this list: see project.yml."""
 
 
 def fail(message: str) -> NoReturn:

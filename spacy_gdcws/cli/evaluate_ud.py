@@ -17,7 +17,7 @@ def evaluate_ud_cli(
     model: str = typer.Argument(..., help="Pipeline name or path (segmenter + tagger/parser), or a system's CoNLL-U file"),
     gold: Path = typer.Argument(..., exists=True, help="Gold CoNLL-U (each sentence's # text is the input) or .spacy"),
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
-    pred_output: Optional[Path] = typer.Option(None, "--pred-output", help="Write the analyses from raw text as CoNLL-U"),
+    pred_output: Optional[Path] = typer.Option(None, "--pred-output", help="Write the analyses scored from raw text as CoNLL-U (a system file's: as read)"),
     segmenter: Optional[str] = typer.Option(None, "--segmenter", help="Name of the segmenter (default: the first gdcws_segmenter)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
 ) -> None:
@@ -26,8 +26,6 @@ def evaluate_ud_cli(
     in the JSON), from raw text (each gold sentence's `# text`) and, for contrast, from the gold words.
     MODEL may be a system's CoNLL-U file for the gold texts (e.g. `segment --format conllu` on them,
     one text a line): its analyses are scored from raw text; every sentence must be a tree."""
-    import srsly
-
     from spacy_gdcws.eval.ud_eval import evaluate_pipeline, read_gold
 
     check_outputs({"--output": output, "--pred-output": pred_output}, {"MODEL": model, "GOLD": gold})
@@ -42,6 +40,7 @@ def evaluate_ud_cli(
         predicted = docs_from_sentences(vocab, list(read_conll(model)), golds, Path(model))
         scores = {"predicted_segmentation": score_ud(zip(predicted, golds), relations=True)}
         _write_json(output, {"predicted": model, "gold": str(gold), "docs": len(golds), **scores})
+        _write_predictions(pred_output, predicted)
         _report(scores)
         return
     from spacy_gdcws.app.segment import load_pipeline
@@ -54,13 +53,19 @@ def evaluate_ud_cli(
     result = {"model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names,
               "scoring": "CoNLL 2018 (LAS: universal relations; las_subtypes: full relations)", **scores}
     _write_json(output, result)
-    if pred_output is not None:
-        from spacy_gdcws.eval.conllu import write_conllu
-        from spacy_gdcws.io import atomic_writer
-
-        with atomic_writer(pred_output) as out:
-            write_conllu(((doc, True) for doc in predicted), out)
+    _write_predictions(pred_output, predicted)
     _report(scores)
+
+
+def _write_predictions(path: Optional[Path], predicted: list) -> None:
+    """The analyses scored (the pipeline's from raw text, or a system file's, as read), as CoNLL-U."""
+    if path is None:
+        return
+    from spacy_gdcws.eval.conllu import write_conllu
+    from spacy_gdcws.io import atomic_writer
+
+    with atomic_writer(path) as out:
+        write_conllu(((doc, True) for doc in predicted), out)
 
 
 def _write_json(path: Path, data: dict) -> None:

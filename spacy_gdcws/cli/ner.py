@@ -11,7 +11,7 @@ from spacy_gdcws.cli._app import app, use_gpu
 from spacy_gdcws.io import atomic_write_bytes, atomic_write_text, check_outputs
 
 
-@app.command("convert-ner", hidden=True)
+@app.command("convert-ner")
 def convert_ner_cli(
     input_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="Char BMES file (`高 B-NAME` per line)"),
     output_path: Path = typer.Argument(..., dir_okay=False, help="Output .spacy file"),
@@ -42,35 +42,47 @@ def convert_ner_cli(
         msg.warn(f"{n_cut} entities run across a sentence break: each part is an entity of its sentence")
 
 
-@app.command("evaluate-ner", hidden=True)
+@app.command("evaluate-ner")
 def evaluate_ner_cli(
-    model: str = typer.Argument(..., help="Pipeline name or path (tokenizer or segmenter, then ner)"),
-    gold: Path = typer.Argument(..., exists=True, dir_okay=False, help="Gold docs (.spacy) with entities"),
+    model: str = typer.Argument(..., help="Pipeline name or path (tokenizer or segmenter, then ner or gdcws_parser)"),
+    gold: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help="Gold entities: an IOB2 file (.iob2, Universal NER's) or docs with entities (.spacy)"),
     output: Path = typer.Option(..., "--output", "-o", help="Metrics JSON"),
     name: Optional[str] = typer.Option(None, "--name", help="Name of the run in the JSON (default: the model)"),
     train: Optional[Path] = typer.Option(None, "--train", exists=True, dir_okay=False,
-                                         help="Also count the training entities the tokenization cannot reach"),
+                                         help="Also count the training entities the tokenization cannot reach (.spacy)"),
     gpu_id: int = typer.Option(-1, "--gpu-id", "-g"),
 ) -> None:
-    """Entity P, R, F (overall and per type) on character offsets, so pipelines with
-    different tokenizations are scored on the same gold; plus the share of gold
-    entities whose boundaries fall inside a token (unreachable)."""
+    """Entity P, R, F (micro and per type). An IOB2 file is scored two ways: from raw text (each
+    sentence's # text; an entity counts when its character span and type match) and on its gold
+    words (exact word spans, as seqeval and Universal NER count). Docs (.spacy) are scored from raw
+    text on character offsets, so pipelines with different tokenizations meet one gold; the share
+    of gold entities whose edges fall inside a token (unreachable) is reported beside."""
     import srsly
     from spacy.tokens import DocBin
 
     from spacy_gdcws.app.segment import load_pipeline
-    from spacy_gdcws.eval.ner_eval import evaluate_ner, reachability
+    from spacy_gdcws.eval.ner_eval import evaluate_iob2, evaluate_ner, reachability
 
     check_outputs({"--output": output}, {"MODEL": model, "GOLD": gold, "--train": train})
     use_gpu(gpu_id)
     nlp = load_pipeline(model)
-    golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
-    scores = evaluate_ner(nlp, golds, source=gold)
-    result = {"name": name or model, "model": model, "gold": str(gold), "docs": len(golds), "pipeline": nlp.pipe_names,
-              "tokenizer": nlp.config["nlp"]["tokenizer"], **scores}
+    result = {"name": name or model, "model": model, "gold": str(gold), "pipeline": nlp.pipe_names,
+              "tokenizer": nlp.config["nlp"]["tokenizer"]}
+    if gold.suffix == ".iob2":
+        from spacy_gdcws.readers.iob2 import read_iob2
+
+        result.update(evaluate_iob2(nlp, list(read_iob2(gold))))
+        modes = {"raw text": result["raw_text"], "gold words": result["gold_words"]}
+    else:
+        golds = list(DocBin().from_disk(gold).get_docs(nlp.vocab))
+        result.update({"docs": len(golds), **evaluate_ner(nlp, golds, source=gold)})
+        modes = {"raw text": result}
     if train is not None:
         result["train_unreachable"] = reachability(nlp, list(DocBin().from_disk(train).get_docs(nlp.vocab)))
     atomic_write_text(output, srsly.json_dumps(result, indent=2) + "\n")
-    overall, lost = scores["overall"], scores["unreachable"]
-    msg.good(f"{result['name']}: P {overall['p'] * 100:.2f} R {overall['r'] * 100:.2f} F {overall['f'] * 100:.2f}; "
-             f"unreachable {lost['unreachable']} of {lost['gold']} ({lost['share'] * 100:.2f}%) -> {output}")
+    for mode, scores in modes.items():
+        overall, lost = scores["overall"], scores.get("unreachable")
+        lost_text = f"; unreachable {lost['unreachable']} of {lost['gold']} ({lost['share'] * 100:.2f}%)" if lost else ""
+        msg.good(f"{result['name']}, {mode}: P {overall['p'] * 100:.2f} R {overall['r'] * 100:.2f} "
+                 f"F {overall['f'] * 100:.2f}{lost_text} -> {output}")

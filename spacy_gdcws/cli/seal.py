@@ -8,7 +8,7 @@ from spacy_gdcws.cli._app import app
 from spacy_gdcws.errors import Errors
 
 
-@app.command("seal", hidden=True)
+@app.command("seal")
 def seal_cli(
     pipeline: Path = typer.Argument(..., help="A saved pipeline folder (with config.cfg)"),
 ) -> None:

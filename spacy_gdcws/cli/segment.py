@@ -1,7 +1,7 @@
 """`segment`: files or stdin/stdout, one output line per input line."""
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Iterator, List, Optional
 
 import typer
 from wasabi import msg
@@ -29,30 +29,28 @@ def segment_cli(
     granularity: Optional[str] = typer.Option(None, "--granularity", help="fine (the model's words) or coarse (merged into the general lexicon's words where the model's boundaries allow); default: the pipeline's"),
     search: bool = typer.Option(False, "--search", help="Search granularity (jieba's cut_for_search): each word preceded by the user dictionary's and general lexicon's words inside it"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary line on stderr"),
-    fmt: str = typer.Option("words", "--format", "-f", help="words (the words), pos (word/UPOS, jieba's -p) or conllu (UPOS, XPOS, heads and relations; the whole pipeline)"),
+    fmt: str = typer.Option("words", "--format", "-f", help="words (the words), pos (word/UPOS, jieba's -p), conllu (UPOS, XPOS, heads and relations, entities in MISC as NER=B-PER; the whole pipeline) or iob2 (Universal NER's columns: ID, FORM, IOB2 entity tag)"),
     pos_sep: str = typer.Option("/", "--pos-sep", help="Between a word and its UPOS in --format pos"),
+    input_format: str = typer.Option("text", "--input-format", "-i", help="text (the segmenter finds the words), words (each line's words, separated by whitespace: tagged and parsed as given) or conllu (the words of each CoNLL-U sentence, tagged and parsed as one sentence; --format conllu keeps its comments and # text)"),
 ) -> None:
     """Segment text line by line. Every input line, empty ones included, gives
     exactly one output line: the words separated by the delimiter (`--format pos`: each word
     with its UPOS; `--format conllu`: each line's sentences as CoNLL-U blocks, from the whole
-    pipeline). The output file appears whole or not at all (written to a temporary file, then
-    renamed)."""
-    from tqdm import tqdm
-
+    pipeline, entities in MISC; `--format iob2`: the same blocks in Universal NER's columns). The output file appears whole or not at all (written to a temporary file, then
+    renamed). With --input-format words or conllu, the words are given: the segmenter leaves them
+    as they are (Stanza's tokenize_pretokenized, UDPipe's presegmented input)."""
     from spacy_gdcws.app.precision import PRECISIONS, set_precision, set_threads
     from spacy_gdcws.app.segment import (
+        INPUT_FORMATS,
         check_format,
+        input_pieces,
         load_pipeline,
-        segment_lines,
         set_granularity,
-        write_segmented,
-        write_tagged,
+        write_format,
     )
-    from spacy_gdcws.eval.conllu import write_conllu
     from spacy_gdcws.app.user_dicts import load_user_dicts, split_dict_spec
     from spacy_gdcws.decoding.decoder import check_granularity
     from spacy_gdcws.pipeline.subwords import add_search
-    from spacy_gdcws.readers.base import iter_text_lines
 
     check_outputs({"OUTPUT_PATH": output_path}, {"INPUT_PATH": input_path, "MODEL": model,
                    **{f"--user-dict {spec}": split_dict_spec(spec)[0] for spec in user_dict}})
@@ -67,25 +65,25 @@ def segment_cli(
         fail(Errors.E094.format(precision=precision, options=", ".join(PRECISIONS)))
     if granularity is not None:
         check_granularity(granularity)  # before loading the model
-    check_format(model, fmt)  # E121, E123: before loading the model
+    check_format(model, fmt)  # E121, E123, E144: before loading the model
+    if input_format not in INPUT_FORMATS:
+        fail(Errors.E121.format(fmt=input_format, options=", ".join(INPUT_FORMATS)))
     if fmt != "words" and search:
         fail(Errors.E122)
-    nlp = load_pipeline(model, words_only=fmt == "words")
+    nlp = load_pipeline(model, words_only=fmt == "words" and input_format == "text")
     set_precision(nlp, precision)
     set_granularity(nlp, granularity)
     load_user_dicts(nlp, user_dict, user_dict_mode, encoding, strict_dict)
     if search:
         add_search(nlp)
     # a stream: memory stays flat however long the input is
-    lines = iter_text_lines(input_path)
+    # a progress bar only on a terminal: bytes of the input read, against its size, with an ETA
     show = output_path is not None and sys.stderr.isatty() and not quiet
-    docs = tqdm(segment_lines(nlp, lines, batch_size, n_process), disable=not show, unit="line")
+    docs = input_pieces(nlp, input_path, input_format, batch_size, n_process)
+    if show:
+        docs = with_progress(docs, input_path, input_format)
     def write(out) -> int:
-        if fmt == "pos":
-            return write_tagged(docs, out, delimiter, pos_sep)
-        if fmt == "conllu":
-            return write_conllu(docs, out)
-        return write_segmented(docs, out, delimiter, search)
+        return write_format(docs, out, fmt, delimiter, pos_sep, search)
 
     if output_path is None:
         write_stdout(write)
@@ -94,3 +92,18 @@ def segment_cli(
         n = write(out)
     if not quiet:
         msg.good(f"{n} lines -> {output_path}")
+
+
+def with_progress(pieces: Iterator[Any], input_path: Optional[Path], input_format: str) -> Iterator[Any]:
+    """The pieces, with a progress bar on stderr: the input's bytes read (each piece's text and its
+    line end) of its size (a file's; stdin has none: no total, no ETA)."""
+    from tqdm import tqdm
+
+    size = None
+    if input_path is not None and str(input_path) != "-" and input_path.is_file() and input_format in ("text", "words"):
+        size = input_path.stat().st_size
+    with tqdm(total=size, unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
+              dynamic_ncols=True) as bar:
+        for doc, last in pieces:
+            bar.update(len(doc.text.encode("utf8")) + (1 if last else 0))
+            yield doc, last

@@ -29,6 +29,12 @@ _ATTRS = [ORTH, IDX, LENGTH, IS_SPACE, SPACY]
 MULTI_CHAR_CODE = 0x110000
 
 
+def control_codes(codes: numpy.ndarray) -> numpy.ndarray:
+    """Bool per code point: a control character (Unicode's Cc: U+0000-001F, U+007F-009F), which is
+    text's no word (whitespace among them is whitespace, a token of its own anyway)."""
+    return (codes <= 0x1F) | ((codes >= 0x7F) & (codes <= 0x9F))
+
+
 @dataclass
 class TokenArrays:
     """Per-token arrays of one doc (n tokens).
@@ -74,8 +80,10 @@ class TokenArrays:
     @property
     def forced(self) -> numpy.ndarray:
         """Gaps that are boundaries whatever the model says (n - 1,): next to a
-        whitespace token, or after a token with trailing whitespace."""
-        return self.is_space[:-1] | self.is_space[1:] | self.trailing[:-1]
+        whitespace token or a control character (C0 and C1: no word holds one), or after
+        a token with trailing whitespace."""
+        apart = self.is_space | control_codes(self.codes)
+        return apart[:-1] | apart[1:] | self.trailing[:-1]
 
 
 def token_arrays(doc: Doc) -> TokenArrays:

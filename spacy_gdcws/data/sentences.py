@@ -3,14 +3,18 @@ them, `segment` cuts an over-long line after them, `app.pieces`), and, in a doc 
 sentences and where its whitespace tokens hang.
 
 A line break always ends a sentence; with `split_at`, a word of those characters (。！？ by
-default) ends one too, together with the closing quotes and brackets right after it. A run of more
+default) ends one too (but in a doc that is one sentence as given, `ONE_SENTENCE`: a CoNLL-U
+sentence read as the input), together with the closing quotes and brackets right after it. A run of more
 than `max_words` words without either is cut after its last clause mark (，；：) in its second half,
 or else at `max_words`, so that the parser's arc scores (words x words) stay bounded on a text with
 no punctuation. Whitespace
 tokens belong to no sentence's words: they are tagged SPACE and attached to the word before them
-(or, at the start of a doc, the word after them), never a head (spaCy's convention).
+(or, at the start of a doc, the word after them), never a head (spaCy's convention); so are tokens of
+control and format characters alone (`\x07`, a lone zero-width joiner: `is_blank`), which are no
+word either.
 """
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Sequence
 
@@ -24,6 +28,9 @@ CLOSING = frozenset({"”", "’", "」", "』", "）", ")", "》", "\"", "'", "
 #: where an over-long sentence is cut, by preference
 CLAUSE = frozenset({"，", ",", "；", ";", "：", ":", "、"})
 MAX_SENTENCE = 200
+#: where a doc says it is one sentence as given (`doc.user_data`; e.g. a sentence of a CoNLL-U file):
+#: no sentence-final word ends it (line breaks and `MAX_SENTENCE` still do)
+ONE_SENTENCE = ("spacy_gdcws", "one_sentence")
 #: a sentence's end in running text: a run of sentence-final marks and the closing marks after it
 SENTENCE_END = re.compile("[{}]+[{}]*".format(re.escape("".join(sorted(set("".join(SENTENCE_FINAL))))),
                                              re.escape("".join(sorted(CLOSING)))))
@@ -42,12 +49,14 @@ def split_sentences(doc: Doc, split_at: FrozenSet[str] = SENTENCE_FINAL,
                     max_words: int = MAX_SENTENCE) -> DocSentences:
     """The sentences of one doc of words (see the module's docstring)."""
     texts = doc_texts(doc)
+    if doc.user_data.get(ONE_SENTENCE):
+        split_at = frozenset()
     sentences: List[List[int]] = []
     current: List[int] = []
     spaces: List[int] = []
     close_pending = False
     for i, text in enumerate(texts):
-        if text.isspace():  # spaCy's `token.is_space`
+        if is_blank(text):  # spaCy's `token.is_space`, or control characters alone
             spaces.append(i)
             if "\n" in text or "\r" in text:
                 _close(sentences, current)
@@ -90,11 +99,17 @@ def _close(sentences: List[List[int]], current: List[int]) -> None:
         sentences.append(current)
 
 
+def is_blank(text: str) -> bool:
+    """A token that is no word: whitespace (spaCy's `is_space`), or control and format characters
+    alone (Unicode categories Cc and Cf: `\x07`, a zero-width joiner on its own)."""
+    return text.isspace() or all(unicodedata.category(ch) in ("Cc", "Cf") or ch.isspace() for ch in text)
+
+
 def _space_heads(texts: Sequence[str], spaces: Sequence[int]) -> Dict[int, int]:
     heads: Dict[int, int] = {}
     if not spaces:
         return heads
-    is_space = [text.isspace() for text in texts]
+    is_space = [is_blank(text) for text in texts]
     previous = -1
     following = [-1] * len(texts)
     nxt = -1
@@ -104,7 +119,8 @@ def _space_heads(texts: Sequence[str], spaces: Sequence[int]) -> Dict[int, int]:
             nxt = i
     for i in range(len(texts)):
         if is_space[i]:
-            heads[i] = previous if previous >= 0 else (following[i] if following[i] >= 0 else i)
+            # a doc without a word: its first token is its own head, and the others hang on it
+            heads[i] = previous if previous >= 0 else (following[i] if following[i] >= 0 else spaces[0])
         else:
             previous = i
     return heads

@@ -89,27 +89,35 @@ def check_granularity(value: Any) -> str:
     return value
 
 
-def keep_phrases(user_dict: Snapshot, arrays: Any, bounds: numpy.ndarray, real: numpy.ndarray) -> numpy.ndarray:
+def keep_phrases(user_dict: Snapshot, arrays: Any, bounds: numpy.ndarray, real: numpy.ndarray,
+                 constraint: numpy.ndarray) -> Tuple[numpy.ndarray, int]:
     """The user dictionary's phrases (words with single spaces, `Edu Trust认证`) kept whole where the
     text (`arrays.text`, normalized) has exactly their characters from one token's start to another's
     end: no boundary inside, one at each edge (a phrase is found after decoding, whatever the model
-    or another dictionary word says there)."""
+    or another dictionary word says there), unless an edge falls inside an atomic unit (`constraint`
+    0 there: `New York` in `New Yorker`), which no dictionary word cuts open. RETURNS the boundaries
+    and the number of phrases left out for an edge inside a unit (W004)."""
     spans = user_dict.phrase_spans(arrays.text) if user_dict.phrases else []
     if not spans:
-        return bounds
+        return bounds, 0
     idx = arrays.idx
     ends = idx + arrays.length
     bounds = bounds.copy()
+    inside = 0
     for start, end in spans:
         a = int(numpy.searchsorted(idx, start))
         b = int(numpy.searchsorted(idx, end)) - 1
         if a >= len(idx) or b <= a or idx[a] != start or ends[b] != end:
             continue  # not on token edges
+        edges = [gap for gap in (a - 1, b) if 0 <= gap < len(bounds)]
+        if any(constraint[gap] == 0 for gap in edges):
+            inside += 1  # an edge inside a unit: the phrase is not in the text as a whole
+            continue
         bounds[a:b] = False
-        for gap in (a - 1, b):
-            if 0 <= gap < len(bounds) and real[gap]:
+        for gap in edges:
+            if real[gap]:
                 bounds[gap] = True
-    return bounds
+    return bounds, inside
 
 
 class Decoder:
@@ -255,7 +263,7 @@ class Decoder:
         bias = None
         inner = numpy.zeros(len(forced), dtype=bool)
         if self.atomic_units:
-            inner = inner_gaps(written.text, written.idx, written.first) & ~forced
+            inner = inner_gaps(written.text, written.idx, written.is_space) & ~forced
             constraints[inner] = 0
         user_dict = self.user_dict.snapshot() if user_dict is None else user_dict
         if len(user_dict):
@@ -289,7 +297,8 @@ class Decoder:
                                      [flat.breaks[a : b + 1] for a, b in spans])
             for (a, b), doc_bounds in zip(spans, decoded):
                 bounds[a:b] = doc_bounds
-            return keep_phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds, ~real, constraint), real)
+            return self._phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds, ~real, constraint), real,
+                                 constraint)
         self.check_counts()
         # the scores' own dtype: the threshold is subtracted in it, as always
         logits = numpy.zeros(len(bounds), dtype=numpy.asarray(scores[index[0]]).dtype)
@@ -306,7 +315,17 @@ class Decoder:
             bounds = self._chain_boundaries(laid, logits, constraint, index)
         else:
             bounds = numpy.where(constraint >= 0, constraint == 1, logits > 0)
-        return keep_phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds & real, ~real, constraint), real)
+        return self._phrases(user_dict, flat, self._combine(user_dict, flat.codes, bounds & real, ~real, constraint),
+                             real, constraint)
+
+    def _phrases(self, user_dict: Snapshot, flat: Any, bounds: numpy.ndarray, real: numpy.ndarray,
+                 constraint: numpy.ndarray) -> numpy.ndarray:
+        """`keep_phrases`, warning once (W004) where a phrase's edge falls inside an atomic unit."""
+        bounds, inside = keep_phrases(user_dict, flat, bounds, real, constraint)
+        if inside and not self._warned_units:
+            self._warned_units = True
+            warnings.warn(Warnings.W004.format(name=self.name), stacklevel=4)
+        return bounds
 
     def _combine(self, user_dict: Snapshot, codes: numpy.ndarray, bounds: numpy.ndarray, edges: numpy.ndarray,
                  constraint: numpy.ndarray) -> numpy.ndarray:

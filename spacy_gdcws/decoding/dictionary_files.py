@@ -46,21 +46,29 @@ MAX_LINE_WARNINGS = 20
 
 class DictLine(NamedTuple):
     """One line of a dictionary file: the word, its mode, its frequency and its part of speech
-    (None where the line gives none)."""
+    (None where the line gives none); `other_reading`: jieba's grammar would read the line as a phrase
+    (a HanLP line, `印象笔记 nz 1024`: jieba's phrase `印象笔记 nz`, frequency 1024)."""
 
     word: str
     mode: str
     freq: Optional[int]
     tag: Optional[str]
+    other_reading: bool = False
 # jieba's part-of-speech tags (those of its dict.txt, and `eng` of its sample user dictionary)
 JIEBA_TAGS = frozenset(
     "a ad ag an b c d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg u "
     "ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
+# HanLP's parts of speech (HanLP 1.x `Nature`: the ICTCLAS set and its extensions), which a HanLP line's
+# tags must be: a lowercase word that is none (`小米 note 3`, `hello kitty 5`) is part of a jieba phrase
+HANLP_TAGS = JIEBA_TAGS | frozenset(
+    "al begin bg bl cc dl en end gb gbc gc gg gi gm gp mg nb nba nbc nbp nf nh nhd nhm ni nic nis nit nl nm "
+    "nmc nn nnd nnt nr1 nr2 nrf nrj nsf nth ntc ntcb ntcf ntch nto nts ntu nx pba pbei qg qt qv rys ryt ryv ry "
+    "rzs rzt rzv ude1 ude2 ude3 udeng udh uguo ule ulian uls usuo uyy uzhe uzhi vf vg vi vl vshi vx vyou w "
+    "wb wd wf wh wj wky wkz wm wn wp ws wt ww wyy wyz xu xx yg".split())
 # a tag as jieba writes one after a frequency, and as HanLP and pkuseg write theirs (ASCII; HanLP's
 # and jieba's start lowercase: `New York 20` is a phrase and its frequency, not a word, a tag and a count)
 _JIEBA_TAG = re.compile(r"[a-z]+")
 _TAG = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_HANLP_TAG = re.compile(r"[a-z][A-Za-z0-9_]*")
 # jieba's grammar of a dictionary line (jieba/__init__.py `re_userdict`)
 _JIEBA_LINE = re.compile(r"^(.+?)( [0-9]+)?( [a-z]+)?$")
 # jieba's dict.txt line, `word freq tag` with single spaces
@@ -98,14 +106,25 @@ def text_lines(text: str, source: str, default_mode: str = "force", strict: bool
     """Every entry line of a dictionary's text, in order. A bad line: with `strict`, E015 naming
     `source` and the line (nothing is loaded); else the line is left out with a warning naming them
     (W002; the first `MAX_LINE_WARNINGS` lines), and a summary counts what was left out (W003)."""
-    skipped = n = 0
-    for number, line in enumerate(text.splitlines(), 1):
+    skipped = n = other = 0
+    first_other: Tuple[int, str, DictLine] = (0, "", DictLine("", default_mode, None, None))
+    # lines end at LF (CRLF too), as jieba reads them: str.splitlines would also cut a line at a form
+    # feed, a vertical tab, FS/GS/RS, NEL or U+2028/2029 inside it (`上\x0c海`), and number the rest wrong
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line[:-1] if line.endswith("\r") else line
         line = line.lstrip("\ufeff")
+        # trailing whitespace is no field (`北京<TAB>`, `北京 5<TAB>`: jieba strips it too)
+        line = line.rstrip()
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         n += 1
         try:
-            yield parse_line(line, default_mode)
+            entry = parse_line(line, default_mode)
+            if entry.other_reading:
+                other += 1
+                if other == 1:
+                    first_other = (number, line, entry)
+            yield entry
         except ValueError as err:
             if strict:
                 raise ValueError(Errors.E015.format(path=source, line=number, message=err)) from None
@@ -114,6 +133,10 @@ def text_lines(text: str, source: str, default_mode: str = "force", strict: bool
                 warnings.warn(Warnings.W002.format(path=source, line=number, message=err), stacklevel=2)
     if skipped:
         warnings.warn(Warnings.W003.format(path=source, skipped=skipped, n=n), stacklevel=2)
+    if other:
+        number, line, entry = first_other
+        warnings.warn(Warnings.W005.format(path=source, n=other, line=number, text=line, word=entry.word,
+                                           tag=entry.tag, freq=entry.freq), stacklevel=2)
 
 
 def tagged_lexicon(lines: Iterable[DictLine]) -> Dict[str, Tuple[int, str]]:
@@ -142,7 +165,8 @@ def parse_line(line: str, default_mode: str) -> DictLine:
     fields = line.split()
     word, rest = fields[0], fields[1:]
     modes = [_mode(field) for field in rest if _mode(field)]
-    if len(modes) > 1 or (modes and len(rest) > 2):
+    # a mode is one of the last two fields (`WORD MODE`, `WORD MODE FREQ`, `WORD FREQ MODE`, and so for a phrase)
+    if len(modes) > 1 or (modes and not any(_mode(f) for f in fields[-2:])):
         raise ValueError(Errors.E097.format(line=line))
     mode = modes[0] if modes else default_mode
     rest = [field for field in rest if not _mode(field)]
@@ -152,13 +176,18 @@ def parse_line(line: str, default_mode: str) -> DictLine:
         return DictLine(check_word(word), mode, _count(rest[0]), rest[1] if len(rest) == 2 else None)  # jieba: WORD FREQ [TAG]
     if len(rest) == 1 and rest[0] in JIEBA_TAGS and not modes:
         return DictLine(check_word(word), mode, None, rest[0])  # jieba: WORD TAG
-    if len(rest) % 2 == 0 and all(_HANLP_TAG.fullmatch(t) and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
-        return DictLine(check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ), rest[0])  # HanLP
-    jieba = _JIEBA_LINE.match(line.strip())
-    if not modes and jieba is not None and " " in jieba.group(1) and not line[:1].isspace() \
+    if len(rest) % 2 == 0 and all(t in HANLP_TAGS and _is_count(f) for t, f in zip(rest[::2], rest[1::2])):
+        # HanLP: parts of speech and frequencies; jieba's grammar would read a phrase here (W005, once a file)
+        return DictLine(check_word(word), mode, min(sum(_count(f) for f in rest[1::2]), MAX_FREQ), rest[0],
+                        other_reading=not modes and len(rest) == 2 and _JIEBA_LINE.match(line) is not None)
+    # jieba's own grammar, the line's mode (if any) left out: the fields before FREQ and TAG are one word,
+    # a phrase (`Edu Trust认证 2000`, `小米 note 3`, `Edu Trust认证 prefer`)
+    unmoded = " ".join(f for f in fields if not _mode(f)) if modes else line.strip()
+    jieba = _JIEBA_LINE.match(unmoded)
+    if jieba is not None and " " in jieba.group(1) and not line[:1].isspace() \
             and not any(_is_count(p) or p in JIEBA_TAGS or _mode(p) for p in jieba.group(1).split(" ")[1:]):
-        # jieba's own grammar reads the fields before FREQ and TAG as one word: a phrase (`Edu Trust认证 2000`;
-        # not where a part is a number, a tag or a mode, `北京 ns ns`, nor on an indented line: mistakes)
+        # not where a part of the phrase is a number, a tag or a mode (`北京 ns ns`), nor on an indented
+        # line: mistakes
         freq, tag = jieba.group(2), jieba.group(3)
         return DictLine(check_word(jieba.group(1)), mode, _count(freq.strip()) if freq else None,
                         tag.strip() if tag else None)

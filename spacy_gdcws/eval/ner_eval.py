@@ -1,4 +1,4 @@
-"""Named entities scored on character offsets.
+"""Named entities scored on character offsets, and on an IOB2 file's gold words.
 
 Pipelines that tokenize the same text differently (the segmenter's words, another
 segmenter's words, one token per character) are compared on one gold standard: a
@@ -14,11 +14,14 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from spacy.language import Language
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.eval.ud_eval import prf
 from spacy_gdcws.pipeline.names import segmenter_names
+from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.char_bmes import Entity
+from spacy_gdcws.readers.iob2 import entity_chars, text_spaces
 
 
 def doc_entities(doc: Doc) -> List[Entity]:
@@ -113,3 +116,46 @@ def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
         "chars": n_chars,
         "chars_per_second": round(n_chars / seconds) if seconds > 0 else None,
     }
+
+
+def gold_word_doc(vocab: Vocab, sent: Sentence) -> Doc:
+    """A doc of a sentence's gold words whose text is its `# text` (a word followed by whitespace
+    there has a trailing space; E142 where the text does not spell the words)."""
+    spaces = text_spaces(sent.words, sent.meta["text"])
+    if spaces is None:
+        raise ValueError(Errors.E142.format(path=sent.meta.get("source", "<sentences>"), line=sent.line,
+                                            text=sent.meta["text"]))
+    return Doc(vocab, words=list(sent.words), spaces=spaces)
+
+
+def evaluate_iob2(nlp: Language, sentences: Sequence[Sentence], batch_size: int = 64) -> Dict[str, object]:
+    """Score a pipeline's entities on an IOB2 file's sentences (Universal NER's) two ways.
+
+    - `raw_text`: the pipeline on each sentence's `# text` (its own words); an entity counts when its
+      character span and type equal a gold one (`score_entities`), with the gold entities that its
+      words leave unreachable;
+    - `gold_words`: the pipeline's components after its segmenters on the gold words (a doc of them,
+      `gold_word_doc`); an entity counts when its word span and type equal a gold one: seqeval's
+      exact span match, as Universal NER scores.
+
+    Both give P, R and F micro-averaged ("overall") and per type, with the counts.
+    """
+    texts = [sent.meta["text"] for sent in sentences]
+    golds = [entity_chars(sent) for sent in sentences]
+    start = time.perf_counter()
+    predicted = list(nlp.pipe(texts, batch_size=batch_size))
+    seconds = time.perf_counter() - start
+    for i, (doc, sent) in enumerate(zip(predicted, sentences)):
+        if doc.text != sent.meta["text"]:
+            raise ValueError(Errors.E075.format(path=sent.meta.get("source", "<sentences>"), i=i))
+    raw = score_entities((doc_entities(doc), gold) for doc, gold in zip(predicted, golds))
+    lost = sum(len(unreachable(gold, doc)) for doc, gold in zip(predicted, golds))
+    n_gold = sum(len(gold) for gold in golds)
+    raw["unreachable"] = {"gold": n_gold, "unreachable": lost, "share": lost / n_gold if n_gold else 0.0}
+    with nlp.select_pipes(disable=segmenter_names(nlp)):
+        on_words = list(nlp.pipe((gold_word_doc(nlp.vocab, sent) for sent in sentences), batch_size=batch_size))
+    words = score_entities(([(e.start, e.end, e.label_) for e in doc.ents], sent.meta["entities"])
+                           for doc, sent in zip(on_words, sentences))
+    n_chars = sum(len(text) for text in texts)
+    return {"raw_text": raw, "gold_words": words, "sentences": len(sentences), "entities": n_gold,
+            "chars": n_chars, "chars_per_second": round(n_chars / seconds) if seconds > 0 else None}

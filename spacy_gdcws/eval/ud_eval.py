@@ -192,9 +192,11 @@ def evaluate_pipeline(nlp: Language, golds: Sequence[Doc], segmenter: Optional[s
 
 def check_tree(sent: Sentence, path: Path) -> None:
     """A system sentence must be a tree, as the CoNLL 2018 scorer requires: one root (E132) and no
-    cycle (E133)."""
+    cycle (E133; a word whose HEAD is its own ID too)."""
     if sent.heads is None:
         return
+    if sent.meta.get("self_heads"):  # a word that heads itself: a cycle, not a second root
+        raise ValueError(Errors.E133.format(path=path, line=sent.line))
     roots = sum(h == i for i, h in enumerate(sent.heads))
     if roots != 1:
         raise ValueError(Errors.E132.format(path=path, line=sent.line, n=roots))
@@ -205,6 +207,11 @@ def check_tree(sent: Sentence, path: Path) -> None:
             steps += 1
             if steps > len(sent.heads):
                 raise ValueError(Errors.E133.format(path=path, line=sent.line))
+
+
+def _bare(words: Sequence[str]) -> str:
+    """The words' characters, whitespace left out."""
+    return "".join("".join(w.split()) for w in words)
 
 
 def docs_from_sentences(vocab, sentences: Sequence[Sentence], golds: Sequence[Doc],
@@ -223,7 +230,8 @@ def docs_from_sentences(vocab, sentences: Sequence[Sentence], golds: Sequence[Do
         tags: List[str] = []
         heads: List[int] = []
         deps: List[str] = []
-        while len("".join(words)) < len(target):
+        # a word may hold a space (a dictionary phrase, `New York`): characters are compared without whitespace
+        while len(_bare(words)) < len(target):
             sent = next(it, None)
             if sent is None:
                 raise ValueError(Errors.E124.format(i=i))
@@ -234,7 +242,7 @@ def docs_from_sentences(vocab, sentences: Sequence[Sentence], golds: Sequence[Do
             tags += sent.tags or ["_"] * len(sent.words)
             heads += [offset + h for h in (sent.heads or range(len(sent.words)))]
             deps += sent.deps or ["dep"] * len(sent.words)
-        if "".join(words) != target:
+        if _bare(words) != target:
             raise ValueError(Errors.E124.format(i=i))
         out.append(Doc(vocab, words=words, spaces=[False] * len(words), pos=pos, tags=tags, heads=heads,
                        deps=deps) if words else Doc(vocab, words=[]))

@@ -6,8 +6,8 @@ encoder's and the scorer's settings in one signature) and `spacy_gdcws.CharEmbed
 pipelines keep loading and give the same words. Each translates into the composed
 model: the same `nn.SegmentationNet` of embedding, encoder and scorer, on the same
 data path (`ml.forward`). New configs compose `spacy_gdcws.CharSegmenter.v1`.
-`spacy_gdcws.BiaffineParser.v1` (the parser with output rows fixed in its config) builds the model
-of `spacy_gdcws.BiaffineParser.v2` with those rows.
+`spacy_gdcws.BiaffineParser.v1` (the parser with output rows fixed in its config) and `.v2` (before
+the entity tagger) build the model of `spacy_gdcws.BiaffineParser.v3` without entity tags.
 """
 from spacy_gdcws.legacy.architectures import (
     build_char_embed_v1,

@@ -14,7 +14,7 @@ entry points. An encoder is any module with a `width` whose forward takes
 `(emb (B, T, width), mask (B, T))` and returns `nn.Encoded`; see
 `docs/add-an-encoder.md`.
 
-The parser's is `spacy_gdcws.BiaffineParser.v2` (`parser.py`: one torch module called for two
+The parser's is `spacy_gdcws.BiaffineParser.v3` (`parser.py`: one torch module called for two
 tasks, scores and the relations of chosen arcs); `word_embed.py` embeds words for spaCy's own
 components after the segmenter. Shared by both: `wrapper.py` and `shims.py` (the PyTorch wrapper,
 its in-place optimizer step and gradient helpers), `fingerprint.py` (a model's structure, checked

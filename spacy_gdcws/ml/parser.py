@@ -1,15 +1,16 @@
-"""The registered thinc model of the parser, `spacy_gdcws.BiaffineParser.v2`: one torch module
+"""The registered thinc model of the parser, `spacy_gdcws.BiaffineParser.v3`: one torch module
 (`nn.word_parser.BiaffineParserNet`) called for two tasks, as spacy-experimental's arc predicter
 and arc labeler are two models:
 
 - a `ParseBatch` in -> `ParseScores` out: arc logits, the relation projections of the words and of
-  their head candidates, UPOS and XPOS logits;
+  their head candidates, UPOS, XPOS and entity tag logits;
 - `ArcStates` in (the relation projections of chosen arcs, `arc_states`) -> relation logits (N, L).
 
 The component decodes between the two calls (`parse.component.BiaffineParser.predict`) and, in
 training, calls both on the gold arcs and backpropagates the loss of `parse.loss`. The output sizes
 (UPOS, XPOS and relation rows) are read off the training data at `initialize` (`size_outputs`):
-the torch module is built then, and before a saved model's weights load.
+the torch module is built then, and before a saved model's weights load. `v2` (`legacy.parser`) is
+`v3` without the entity tagger.
 """
 from functools import partial
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple, Union
@@ -25,8 +26,8 @@ from spacy_gdcws.errors import Errors
 from spacy_gdcws.ml.shims import InPlacePyTorchShim
 from spacy_gdcws.ml.wrapper import no_input_gradient, output_gradient, register_fork_handler
 
-#: the output sizes, read off the training data (thinc dims of the model)
-OUTPUT_DIMS = ("n_upos", "n_xpos", "n_labels")
+#: the output sizes, read off the training data (thinc dims of the model); `n_ents` may be 0
+OUTPUT_DIMS = ("n_upos", "n_xpos", "n_labels", "n_ents")
 #: the relation row of the root (the component keeps the root's label first)
 ROOT_LABEL = 0
 #: the model's attr that holds its character map
@@ -38,7 +39,9 @@ class ParseScores(NamedTuple):
 
     arcs: (B, T, T + 1) arc logits (word k takes head j: 0 = the root, k' + 1 = word k'), -inf where
         no arc may go; dep_states: (B, T, d) the words' relation projections; head_states:
-        (B, T + 1, d) the head candidates' (the root first); upos, xpos: (B, T, n) logits.
+        (B, T + 1, d) the head candidates' (the root first); upos, xpos, ents: (B, T, n) logits (ents
+        (B, T, 0) for a model without an entity tagger); ent_steps: (n, n) the entity tags' CRF
+        transition scores ((0, 0) without).
     """
 
     arcs: numpy.ndarray
@@ -46,6 +49,8 @@ class ParseScores(NamedTuple):
     head_states: numpy.ndarray
     upos: numpy.ndarray
     xpos: numpy.ndarray
+    ents: numpy.ndarray
+    ent_steps: numpy.ndarray
 
 
 class ArcStates(NamedTuple):
@@ -56,13 +61,15 @@ class ArcStates(NamedTuple):
     head: numpy.ndarray
 
 
-@registry.architectures("spacy_gdcws.BiaffineParser.v2")
+@registry.architectures("spacy_gdcws.BiaffineParser.v3")
 def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], char_rows: int, char_width: int,
                           normalize: str, word_dropout: float, encoder: str, lstm_width: int, lstm_depth: int,
-                          arc_width: int, label_width: int, dropout: float) -> Model[Union[ParseBatch, ArcStates], Any]:
-    """A biaffine parser and tagger on words (Dozat & Manning 2017): hashed word, character and
-    lexicon features, a BiLSTM, UPOS and XPOS classifiers, biaffine arc and relation scorers. Its
-    output rows are the labels of the training data (`initialize`).
+                          arc_width: int, label_width: int, entity_width: int,
+                          dropout: float) -> Model[Union[ParseBatch, ArcStates], Any]:
+    """A biaffine parser and tagger on words (Dozat & Manning 2017) with an entity tagger: hashed word,
+    character and lexicon features, a BiLSTM, UPOS and XPOS classifiers, biaffine arc and relation
+    scorers, and IOB2 entity tags on the same states. Its output rows are the labels of the
+    training data (`initialize`): no entity tagger where the data has no entities.
 
     feature_rows, feature_widths (List[int]): One table per feature column, in the order of
         `spacy_gdcws.data.features.words.FEATURES` (form, first and last character, lexicon tag,
@@ -77,12 +84,14 @@ def build_biaffine_parser(feature_rows: List[int], feature_widths: List[int], ch
     encoder (str): "lstm" (a BiLSTM over the words) or "cnn" (residual convolutions, cheaper).
     lstm_width, lstm_depth (int): The encoder's width per direction (the CNN's: twice it) and layers.
     arc_width, label_width (int): The arc and relation projections' widths.
+    entity_width (int): The entity tagger's hidden width.
     dropout (float): Dropout in the module (spaCy's `[training] dropout` does not reach torch).
     RETURNS (Model[Union[ParseBatch, ArcStates], Any]): The model.
     """
     net_args = dict(feature_rows=list(feature_rows), feature_widths=list(feature_widths), char_rows=char_rows,
                     char_width=char_width, word_dropout=word_dropout, encoder=encoder, lstm_width=lstm_width,
-                    lstm_depth=lstm_depth, arc_width=arc_width, label_width=label_width, dropout=dropout)
+                    lstm_depth=lstm_depth, arc_width=arc_width, label_width=label_width, entity_width=entity_width,
+                    dropout=dropout)
     return parser_model(net_args, {name: None for name in OUTPUT_DIMS}, normalize)
 
 
@@ -121,11 +130,11 @@ def _deserialize_normalizer(current: CharNormalizer, value: bytes, name: str, mo
 
 
 def size_outputs(model: Model, sizes: Dict[str, int]) -> None:
-    """Give the model the numbers of UPOS, XPOS and relation labels (`OUTPUT_DIMS`), then build its
-    module if it has none. A model built with fixed sizes (`v1`) must have at least as many rows
-    (E118)."""
+    """Give the model the numbers of UPOS, XPOS, relation labels and entity tags (`OUTPUT_DIMS`; no
+    entity tags: none), then build its module if it has none. A model built with fixed sizes (`v1`)
+    must have at least as many rows (E118)."""
     for name in OUTPUT_DIMS:
-        n = max(int(sizes[name]), 1)
+        n = int(sizes.get(name, 0)) if name == "n_ents" else max(int(sizes[name]), 1)
         if not model.has_dim(name):
             model.set_dim(name, n)
         elif model.get_dim(name) < n:
@@ -146,7 +155,7 @@ def _build(model: Model) -> None:
     from spacy_gdcws.nn.word_parser import BiaffineParserNet
 
     net = BiaffineParserNet(**model.attrs["net_args"], n_upos=model.get_dim("n_upos"), n_xpos=model.get_dim("n_xpos"),
-                            n_labels=model.get_dim("n_labels"), root_label=ROOT_LABEL)
+                            n_labels=model.get_dim("n_labels"), n_ents=model.get_dim("n_ents"), root_label=ROOT_LABEL)
     model.shims.append(InPlacePyTorchShim(net, mixed_precision=False))
 
 

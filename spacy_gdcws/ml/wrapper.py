@@ -68,11 +68,13 @@ def convert_outputs(model: Model, X_Ytorch: Tuple[Any, Any], is_train: bool) -> 
 
 def output_gradient(outputs: Any, device: Any, dY: Any) -> ArgsKwargs:
     """What thinc's PyTorch shim backpropagates: the gradients `dY` of the torch `outputs` (one
-    tensor and its array, or tuples of both; an output whose gradient is None is left out), as
-    tensors on `device` in each output's dtype."""
+    tensor and its array, or tuples of both; an output whose gradient is None, or that needs none,
+    is left out), as tensors on `device` in each output's dtype."""
     import torch
 
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
     grads = dY if isinstance(dY, tuple) else (dY,)
-    pairs = [(y, torch.as_tensor(g, device=device, dtype=y.dtype)) for y, g in zip(outputs, grads) if g is not None]
+    # an output with no gradient to give (None), or none to take (a constant: an absent head's empty scores), is left out
+    pairs = [(y, torch.as_tensor(g, device=device, dtype=y.dtype)) for y, g in zip(outputs, grads)
+             if g is not None and y.requires_grad]
     return ArgsKwargs(args=(tuple(y for y, _ in pairs),), kwargs={"grad_tensors": tuple(g for _, g in pairs)})

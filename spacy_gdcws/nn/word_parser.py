@@ -1,8 +1,10 @@
-"""The word-level second stage: a biaffine dependency parser and tagger (Dozat & Manning 2017).
+"""The word-level second stage: a biaffine dependency parser and tagger (Dozat & Manning 2017), and
+an entity tagger.
 
-One word encoder (hashed word, character and lexicon features -> BiLSTM) feeds four heads: UPOS,
-XPOS, arcs (a biaffine scorer over every head candidate, the root included) and relations (a
-biaffine scorer per label on a dependent and its head). Inputs are row ids computed outside the
+One word encoder (hashed word, character and lexicon features -> BiLSTM) feeds five heads: UPOS,
+XPOS, arcs (a biaffine scorer over every head candidate, the root included), relations (a
+biaffine scorer per label on a dependent and its head) and, where the training data has entities,
+IOB2 entity tags (each word's tag logits; the component decodes them under IOB2's constraints). Inputs are row ids computed outside the
 module (`spacy_gdcws.data.features.words`), so the module has no vocabulary. The module scores; its
 loss is the component's (`spacy_gdcws.parse.loss`), as the segmenter's is (`spacy_gdcws.pipeline.loss`).
 """
@@ -93,7 +95,9 @@ class BiaffineParserNet(nn.Module):
     lstm_width (int): Hidden width of each LSTM direction (the CNN's width is twice this).
     lstm_depth (int): Stacked BiLSTM (or CNN) layers.
     arc_width, label_width (int): Widths of the arc and relation projections.
+    entity_width (int): Width of the entity tagger's hidden layer.
     n_upos, n_xpos, n_labels (int): Rows of the three output layers.
+    n_ents (int): Rows of the entity tagger's output (its IOB2 tags); 0 = no entity tagger.
     root_label (int): The row of the root's relation.
     dropout (float): Dropout on embeddings, between LSTM layers and in the projections.
 
@@ -101,7 +105,8 @@ class BiaffineParserNet(nn.Module):
         task "score": inputs (feats (B, T, F), chars (B, T, C), lengths (B,)), LongTensors of feature
             rows, character rows (0 = padding) and words per sentence. RETURNS (arc logits (B, T, T + 1),
             padding heads and each word's own row at -inf; the relation projections of the words
-            (B, T, d) and of the heads, the root first (B, T + 1, d); UPOS and XPOS logits (B, T, n)).
+            (B, T, d) and of the heads, the root first (B, T + 1, d); UPOS, XPOS and entity tag logits
+            (B, T, n); the entity tags' transition scores (n, n); without an entity tagger, (B, T, 0) and (0, 0)).
         task "label": inputs (dep_states (N, d + 1), head_states (N, d + 1)), the relation projections
             of N arcs' dependents and heads with a column of ones (`spacy_gdcws.ml.parser.arc_states`).
             RETURNS relation logits (N, n_labels).
@@ -109,8 +114,8 @@ class BiaffineParserNet(nn.Module):
 
     def __init__(self, feature_rows: List[int], feature_widths: List[int], *, char_rows: int, char_width: int,
                  word_dropout: float, encoder: str, lstm_width: int, lstm_depth: int, arc_width: int,
-                 label_width: int, n_upos: int, n_xpos: int, n_labels: int, root_label: int,
-                 dropout: float) -> None:
+                 label_width: int, entity_width: int, n_upos: int, n_xpos: int, n_labels: int, n_ents: int,
+                 root_label: int, dropout: float) -> None:
         super().__init__()
         if len(feature_rows) != len(feature_widths) or not feature_rows:
             raise ValueError(Errors.E114.format(n_rows=len(feature_rows), n_widths=len(feature_widths)))
@@ -149,6 +154,15 @@ class BiaffineParserNet(nn.Module):
         self.xpos = nn.Sequential(MLP(n_hidden, label_width * 2, dropout), nn.Linear(label_width * 2, n_xpos))
         self.root_label = root_label
         self.n_labels = n_labels
+        # made after every other layer: the parser's layers draw the same initial weights with or
+        # without it; no scalar attribute of its own, so a model without it keeps its fingerprint
+        # (`ml.fingerprint`: the structure saved parsers are checked against)
+        self.ents: Optional[nn.Sequential] = None
+        if n_ents:
+            self.ents = nn.Sequential(MLP(n_hidden, entity_width, dropout), nn.Linear(entity_width, n_ents))
+            # a linear-chain CRF's scores of one tag following another (IOB2's constraints are the
+            # loss's and the decoder's, not learnt)
+            self.ent_steps = nn.Parameter(torch.zeros(n_ents, n_ents))
 
     def embed(self, feats: torch.Tensor, chars: torch.Tensor) -> torch.Tensor:
         """(B, T, F), (B, T, C) -> (B, T + 1, n_in): the words' embeddings after the root's."""
@@ -174,10 +188,10 @@ class BiaffineParserNet(nn.Module):
         assert self.lstm is not None
         return self.hidden_dropout(run_bilstm(self.lstm, x, lengths + 1))
 
-    def scores(self, feats: torch.Tensor, chars: torch.Tensor,
-               lengths: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def scores(self, feats: torch.Tensor, chars: torch.Tensor, lengths: torch.Tensor) -> Tuple[torch.Tensor, ...]:
         """Arc logits (B, T, T + 1) (padding heads and each word's own row at -inf), the relation
-        projections of the words (B, T, d) and of the heads (B, T + 1, d), UPOS and XPOS logits (B, T, n)."""
+        projections of the words (B, T, d) and of the heads (B, T + 1, d), UPOS, XPOS and entity tag
+        logits (B, T, n)."""
         h = self.encode(feats, chars, lengths)
         arc = self.arc_attn(self.arc_dep(h[:, 1:]), self.arc_head(h)).squeeze(1)
         n_heads = h.shape[1]
@@ -188,7 +202,11 @@ class BiaffineParserNet(nn.Module):
         self_arc = torch.arange(n_words, device=h.device)[:, None] + 1 == torch.arange(n_heads, device=h.device)[None, :]
         arc = arc.masked_fill(self_arc[None], float("-inf"))
         words = h[:, 1:]
-        return arc, self.label_dep(words), self.label_head(h), self.upos(words), self.xpos(words)
+        if self.ents is not None:
+            ents, steps = self.ents(words), self.ent_steps
+        else:
+            ents, steps = words.new_zeros(words.shape[:2] + (0,)), words.new_zeros((0, 0))
+        return arc, self.label_dep(words), self.label_head(h), self.upos(words), self.xpos(words), ents, steps
 
     def forward(self, *inputs: torch.Tensor, task: str = "score") -> object:
         if task == "label":

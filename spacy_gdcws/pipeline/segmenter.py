@@ -32,6 +32,7 @@ from spacy.vocab import Vocab
 from thinc.api import Model, Optimizer
 from thinc.types import Floats2d
 
+from spacy_gdcws.data.clusters import ClusterView
 from spacy_gdcws.data.doc_arrays import DocBatch
 from spacy_gdcws.decoding.decoder import Decoder, threshold_value
 from spacy_gdcws.decoding.dictionary_files import load_user_dict
@@ -69,6 +70,7 @@ from spacy_gdcws.pipeline.words import (
     BATCH_CHARS,
     Segmentation,
     WordDocs,
+    has_words,
     check_char_tokens,
     doc_batches,
     merge_words,
@@ -186,24 +188,25 @@ class GDSegmenter(TrainablePipe):
         raise NotImplementedError(Errors.E012.format(label=label))
 
     def scores(self, docs: Iterable[Doc]) -> List[Floats2d]:
-        """The model's scores for a batch of character docs: one (len(doc) - 1, n_scores) array of
-        gap logits, or one (len(doc), n_scores) array of CRF potentials, per doc (what `predict`
-        decodes; `app.tuning` decodes the same scores under other decoding weights)."""
+        """The model's scores of character docs: gap logits (len(doc) - 1, n) or CRF potentials (len(doc), n)
+        per doc (what `predict` decodes; `app.tuning` decodes them under other decoding weights)."""
         batch = DocBatch.of(docs)
         check_char_tokens(batch)
         return self.model.predict(batch)
 
     def predict(self, docs: Iterable[Doc]) -> Segmentation:
-        """Where the words of a batch of character docs end: the model scores the batch
-        (`scores`) and the decoder turns the scores into boundaries (`decoding.decoder`), with
-        the user dictionary and the granularity as they are now. A `DocBatch` (`__call__` and
-        `pipe` pass one) is read once for the model, the character check and decoding."""
+        """Where the words of character docs end: the model's `scores`, decoded (`decoding.decoder`) with the
+        user dictionary and granularity as they are now; a grapheme cluster of several characters read as
+        one (`data.clusters`). A `DocBatch` is read once for the model, the check and decoding."""
         batch = DocBatch.of(docs)
-        return self.segmentation(batch, self.scores(batch))
+        view = ClusterView.of(batch)
+        if view is None:
+            return self.segmentation(batch, self.scores(batch))
+        check_char_tokens(batch)
+        return Segmentation(batch, view.bounds(self.segmentation(view.view, self.scores(view.view)).bounds))
 
     def segmentation(self, docs: Sequence[Doc], scores: Sequence[Floats2d]) -> Segmentation:
-        """The decoding of given scores (`predict` decodes the model's; tuning decodes the same
-        scores under other weights): the boundaries over the docs laid end to end."""
+        """The decoding of given scores (`predict` decodes the model's): boundaries over the docs laid out."""
         batch = DocBatch.of(docs)
         self._check_tag_settings()
         if not batch:
@@ -211,11 +214,11 @@ class GDSegmenter(TrainablePipe):
         return Segmentation(batch, self.decoder.flat_boundaries(scores, batch.arrays, self.scores_tags))
 
     def __call__(self, doc: Doc) -> Doc:
-        """Segment one character doc: RETURNS a new doc of words (same text,
-        `user_data` and `cats`); a doc of fewer than 2 tokens comes back as is."""
+        """A new doc of words (same text, `user_data`, `cats`); a doc of fewer than 2 tokens, or whose
+        words are set already (`pipeline.words.words_doc`), comes back as is."""
         error_handler = self.get_error_handler()
         try:
-            return self.segmented_docs(self.predict(DocBatch([doc])))[0]
+            return doc if has_words(doc) else self.segmented_docs(self.predict(DocBatch([doc])))[0]
         except Exception as e:
             error_handler(self.name, self, [doc], e)
 
@@ -224,7 +227,9 @@ class GDSegmenter(TrainablePipe):
         error_handler = self.get_error_handler()
         for docs in doc_batches(stream, batch_size, BATCH_CHARS):
             try:
-                yield from self.segmented_docs(self.predict(DocBatch(docs)))
+                todo = [doc for doc in docs if not has_words(doc)]
+                done = iter(self.segmented_docs(self.predict(DocBatch(todo))) if todo else [])
+                yield from (doc if has_words(doc) else next(done) for doc in docs)
             except Exception as e:
                 error_handler(self.name, self, docs, e)
 
@@ -244,9 +249,8 @@ class GDSegmenter(TrainablePipe):
         return self.segmentation(docs, scores).per_doc()
 
     def set_annotations(self, docs: Iterable[Doc], segmentation: Segmentation) -> None:
-        """Merge each doc's characters into the words `predict` found, in place, in one
-        retokenization per doc (`__call__` and `pipe` build new docs instead). No model call and
-        no decoding: `predict` did both."""
+        """Merge each doc's characters into the words `predict` found, in place (`__call__` and `pipe`
+        build new docs instead); no model call and no decoding: `predict` did both."""
         for doc, bounds in zip(docs, segmentation.per_doc()):
             if bounds is not None:
                 merge_words(doc, bounds)

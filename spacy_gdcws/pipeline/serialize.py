@@ -8,12 +8,15 @@ holds a fingerprint of the model's structure: a model that the pipeline's
 config.cfg builds differently (an edited architecture line) is refused before
 its weights load into it."""
 import contextlib
+import functools
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, Protocol, Set
 
 import srsly
 from spacy import util
+from spacy.language import Language
+from spacy.util import registry
 from spacy.vocab import Vocab
 from thinc.api import Model
 
@@ -100,6 +103,43 @@ def leaving_out(names: Iterable[str]) -> Iterator[None]:
         yield
     finally:
         _LEFT_OUT.reset(token)
+
+
+def damaged_json(path: Path, err: ValueError) -> ValueError:
+    """A coded error for a pipeline folder `path` that fails to load: `err` itself where it is coded
+    (it names its file), else E136 naming the first of the folder's JSON files that cannot be read
+    (srsly's own error names none: a damaged vocab/strings.json)."""
+    text = str(err.args[0]) if err.args else str(err)
+    if text.startswith("[E"):
+        return err
+    for json_file in sorted(path.rglob("*.json")) if path.is_dir() else []:
+        try:
+            srsly.read_json(json_file)
+        except ValueError as bad:
+            return ValueError(Errors.E136.format(path=json_file, message=bad))
+    return err
+
+
+@registry.callbacks("spacy_gdcws.verified_load.v1")
+def make_verified_load() -> Callable[[Language], Language]:
+    """`[nlp] after_creation`: the pipeline's `from_disk` names the file that is damaged (E136) where
+    spaCy's own reading of one fails without a name (a damaged vocab/strings.json), however it is
+    loaded (`spacy.load` of a folder or of an installed package)."""
+    return verified_load
+
+
+def verified_load(nlp: Language) -> Language:
+    """`make_verified_load`'s callback: `nlp.from_disk` wrapped (`verified_from_disk`)."""
+    nlp.from_disk = functools.partial(verified_from_disk, nlp)  # type: ignore[method-assign]
+    return nlp
+
+
+def verified_from_disk(nlp: Language, path: Any, *args: Any, **kwargs: Any) -> Language:
+    """`Language.from_disk`, its unnamed errors named (`damaged_json`)."""
+    try:
+        return Language.from_disk(nlp, path, *args, **kwargs)
+    except ValueError as err:
+        raise damaged_json(util.ensure_path(path), err) from None
 
 
 def verify_pipeline(path: Path) -> bool:

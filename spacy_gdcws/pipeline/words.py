@@ -5,9 +5,11 @@ from typing import Any, Iterable, Iterator, List, NamedTuple, Optional, Sequence
 
 import numpy
 from spacy.tokens import Doc
+from spacy.vocab import Vocab
 
 from spacy_gdcws.data.char_doc import DocMaker
 from spacy_gdcws.data.doc_arrays import BatchArrays, DocBatch, batch_words, token_arrays
+from spacy_gdcws.data.sentences import ONE_SENTENCE
 from spacy_gdcws.errors import Errors
 
 
@@ -45,6 +47,36 @@ class Segmentation(NamedTuple):
             if n >= 2:
                 out[i] = self.bounds[start : start + n - 1]
         return out
+
+
+#: where a doc says its words are set already (`words_doc`): the segmenter leaves it as it is
+WORDS_KEY = ("spacy_gdcws", "words")
+
+
+def has_words(doc: Doc) -> bool:
+    """Whether the doc's words are set already (`words_doc`)."""
+    return doc.user_data.get(WORDS_KEY) is True
+
+
+def words_doc(vocab: Vocab, words: Sequence[str], spaces: Optional[Sequence[bool]] = None,
+              one_sentence: bool = False) -> Doc:
+    """A doc of words you already have, which a pipeline's segmenter leaves as it is: the components
+    after it (the tagger and parser) tag and parse these words (as Stanza's `tokenize_pretokenized`,
+    UDPipe's presegmented input). `nlp(words_doc(nlp.vocab, ["我", "爱", "北京"]))`.
+
+    vocab (Vocab): The pipeline's vocab (`nlp.vocab`).
+    words (Sequence[str]): The words, whitespace words included where the text has them.
+    spaces (Optional[Sequence[bool]]): Whether a space follows each word (None: none does, as in
+        Chinese text).
+    one_sentence (bool): The words are one sentence (no sentence-final word splits them: a CoNLL-U
+        sentence); else the parser splits them as it splits any text.
+    RETURNS (Doc): The doc.
+    """
+    doc = Doc(vocab, words=list(words), spaces=list(spaces) if spaces is not None else [False] * len(words))
+    doc.user_data[WORDS_KEY] = True
+    if one_sentence:
+        doc.user_data[ONE_SENTENCE] = True
+    return doc
 
 
 def doc_words(doc: Doc) -> List[str]:

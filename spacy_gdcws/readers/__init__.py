@@ -1,10 +1,11 @@
-"""Corpus readers: SIGHAN bakeoff files, CoNLL-U / CoNLL-X, word_POS.
+"""Corpus readers: SIGHAN bakeoff files, CoNLL-U / CoNLL-X, word_POS, IOB2 NER (Universal NER).
 
 Each format module yields `Sentence` records; `corpus.py` turns them into
 docs with explicit spaces, splits off dev data and registers the reader.
 """
 from spacy_gdcws.readers.base import Sentence, read_lines
 from spacy_gdcws.readers.conll import read_conll
+from spacy_gdcws.readers.iob2 import read_iob2
 from spacy_gdcws.readers.corpus import (
     FORMATS,
     detect_format,
@@ -21,6 +22,7 @@ __all__ = [
     "read_sighan",
     "read_conll",
     "read_wordpos",
+    "read_iob2",
     "FORMATS",
     "detect_format",
     "read_sentences",

@@ -39,7 +39,7 @@ def fail(path: Union[str, Path], line: int, message: str) -> CorpusFormatError:
 
 
 def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
-    """Yield (1-based line number, text) with line ends and a leading BOM removed.
+    """Yield (1-based line number, text) with line ends and a byte-order mark at a line's start removed.
 
     The file is read as a stream (memory does not grow with its length); it is
     opened at once, so a missing file raises here (E016). Decoding is strict and
@@ -55,8 +55,8 @@ def read_lines(path: Union[str, Path]) -> Iterator[Tuple[int, str]]:
 
 
 def iter_text_lines(path: Optional[Union[str, Path]]) -> Iterator[str]:
-    """The lines of a UTF-8 file (or stdin for None / "-"), read as a stream, BOM
-    and line ends (LF or CRLF) removed; empty lines kept. A line that is not
+    """The lines of a UTF-8 file (or stdin for None / "-"), read as a stream, a byte-order mark at a
+    line's start and line ends (LF or CRLF) removed; empty lines kept. A line that is not
     UTF-8 raises with its file and line number."""
     if path is None or str(path) == "-":
         return (text for _, text in iter_lines(sys.stdin.buffer, "<stdin>"))
@@ -73,7 +73,9 @@ def iter_lines(stream: IO[bytes], source: Union[str, Path], close: bool = False)
     errors; `close`: close the stream at the end."""
     try:
         for number, raw in enumerate(stream, start=1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            # a byte-order mark starts the file, or a line of files concatenated: not text (a word of its
+            # own otherwise)
+            if raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             if raw.endswith(b"\n"):
                 raw = raw[:-1]

@@ -3,7 +3,7 @@
 Both put FORM, UPOS (CoNLL-X: CPOSTAG), XPOS (POSTAG), HEAD and DEPREL in
 columns 2, 4, 5, 7 and 8. Comment lines (`#`), multi-word token ranges
 (`1-2`) and empty nodes (`1.1`) are not words and are skipped, but for a sentence's
-`# text`, and `# newpar`, kept in its `meta`.
+`# text`, and `# newpar`, kept in its `meta` (and every comment line, in order: `meta["comments"]`).
 """
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Union
@@ -27,6 +27,7 @@ def read_conll(path: Union[str, Path]) -> Iterator[Sentence]:
             rows, start, comments = [], None, {}
             continue
         if text.startswith("#"):
+            comments.setdefault("comments", []).append(text)  # every comment line, in order
             if text.startswith("# text = "):
                 comments["text_comment"] = text[len("# text = "):]
             elif text.strip() == "# newpar" or text.startswith("# newpar "):
@@ -51,6 +52,8 @@ def read_conll(path: Union[str, Path]) -> Iterator[Sentence]:
 def _sentence(path: Union[str, Path], rows: List[List[str]], line: int, comments: Dict[str, object]) -> Sentence:
     n = len(rows)
     heads: Optional[List[int]] = []
+    # words whose HEAD is their own ID (a cycle of one word: not a root, which a head of itself means here)
+    self_heads: List[int] = []
     for i, cols in enumerate(rows):
         if cols[6] == "_":
             heads = None
@@ -58,8 +61,12 @@ def _sentence(path: Union[str, Path], rows: List[List[str]], line: int, comments
         head = int(cols[6])
         if head > n:
             raise fail(path, int(cols[-1]), f"HEAD {head} is outside the sentence of {n} words")
+        if head == i + 1:
+            self_heads.append(i)
         heads.append(i if head == 0 else head - 1)  # type: ignore[union-attr]
     meta = dict(comments)
+    if self_heads:
+        meta["self_heads"] = self_heads
     # CoNLL-U marks the words that no space follows (MISC SpaceAfter=No) or other whitespace
     # (SpacesAfter): the others are followed by one, which gives back the sentence's original text
     # (CoNLL-X has no MISC); `# text` is the sentence's own

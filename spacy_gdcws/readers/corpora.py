@@ -34,6 +34,9 @@ class CorpusSpec:
     segmenter_standard: more_train files whose words the segmenter learns in the first training
         file's segmentation standard (`treebanks.word_standard`; `prepare` writes them to
         `segmenter_train.spacy` and `segmenter_dev.spacy`, the parser reads them as released).
+    entities: the training files that get entities, each with an IOB2 file of the same sentences in
+        the same order (Universal NER's: `treebanks.entities` brings its entities to the training
+        file's words); the others have none (no entity annotation, not "no entity").
     parse_in: the training file whose treebank the parser parses in (each sentence names its
         treebank, which the parser reads: one convention per treebank); `prepare` marks its
         sentences (`app.prepare.mark_parse_in`), which `gdcws_parser`'s initialize reads. Default:
@@ -58,6 +61,7 @@ class CorpusSpec:
     more_relabel: Tuple[Tuple[str, str], ...] = ()
     segmenter_standard: Tuple[str, ...] = ()
     parse_in: Optional[str] = None
+    entities: Tuple[Tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.parse_in is not None and self.parse_in not in (self.train, *self.more_train):
@@ -70,6 +74,10 @@ class CorpusSpec:
     @property
     def more_format(self) -> str:
         return self.more_fmt or self.fmt
+
+    def format_of(self, relative: str) -> str:
+        """The reader format of a more_train file: an IOB2 file's by its suffix, else `more_format`."""
+        return "iob2" if relative.endswith(".iob2") else self.more_format
 
 
 def _sighan(name: str, gold: Optional[str] = None) -> CorpusSpec:
@@ -88,6 +96,10 @@ _GSDSIMP_DEV_AND_MORE = ("ud_zh/zh_gsdsimp-ud-dev.conllu", "ud_zh_more/zh_hk-ud-
 _TO_GSDSIMP = tuple((path, "to_gsdsimp") for path in _GSDSIMP_DEV_AND_MORE[1:])
 # and, for the segmenter, their words in GSD's segmentation standard (`treebanks.word_standard`; #68)
 _GSD_WORDS = _GSDSIMP_DEV_AND_MORE[1:]
+# Universal NER's entities (CC BY-SA 4.0, shipped): GSDSimp train's are GSD train's sentences, brought
+# to the words of the pre-v2.5 copy (`treebanks.entities`), GSDSimp dev's are GSDSimp dev's own words
+_UNER_TRAIN, _UNER_DEV = "uner_zh/zh_gsdsimp-ud-train.iob2", "uner_zh/zh_gsdsimp-ud-dev.iob2"
+_GSD_ENTITIES = (("ud_zh/train.conll", _UNER_TRAIN), (_GSDSIMP_DEV_AND_MORE[0], _UNER_DEV))
 
 CORPORA: Dict[str, CorpusSpec] = {
     # UD Chinese GSD train (CC BY-NC-SA 4.0, shipped in assets/), tested on UD_Chinese-GSDSimp
@@ -101,13 +113,18 @@ CORPORA: Dict[str, CorpusSpec] = {
     # pipeline_design/gsdsimp_row/)
     "ud_gsd_more": CorpusSpec("ud_zh/train.conll", "ud_zh/zh_gsdsimp-ud-test.conllu", "conll", relabel="gsd_v1_to_v2_trees",
                               more_train=_GSDSIMP_DEV_AND_MORE, more_relabel=_TO_GSDSIMP,
-                              segmenter_standard=_GSD_WORDS, parse_in=_GSDSIMP_DEV_AND_MORE[0]),
+                              segmenter_standard=_GSD_WORDS, parse_in=_GSDSIMP_DEV_AND_MORE[0],
+                              entities=_GSD_ENTITIES),
     # the main job's data under CC BY-SA alone (a model a commercial user can take): the 500
     # GSDSimp dev sentences (CC BY-SA 4.0) and UD Chinese HK, CFL (CC BY-SA 4.0) and PUD
-    # (CC BY-SA 3.0), all shipped; tested on GSDSimp test as the default. The segmenter reads their
-    # words as released: 450 sentences teach too little of GSD's standard to convert to (not measured)
+    # (CC BY-SA 3.0), all shipped; and Universal NER's GSDSimp train (CC BY-SA 4.0, shipped): GSD
+    # train's 3,997 sentences in UD v2's words, with their entities but no trees (the segmenter learns
+    # their words, the entity tagger their entities, the parser nothing from them); entities of
+    # GSDSimp dev from UNER dev; tested on GSDSimp test as the default. The segmenter reads HK's, CFL's
+    # and PUD's words as released
     "ud_by_sa": CorpusSpec(_GSDSIMP_DEV_AND_MORE[0], "ud_zh/zh_gsdsimp-ud-test.conllu", "conll",
-                           more_train=_GSDSIMP_DEV_AND_MORE[1:]),
+                           more_train=_GSDSIMP_DEV_AND_MORE[1:] + (_UNER_TRAIN,),
+                           entities=((_GSDSIMP_DEV_AND_MORE[0], _UNER_DEV),)),
     # UD_Chinese-GSDSimp's own training file (CC BY-SA 4.0, UD v2 trees: no conversion; not shipped:
     # `spacy project assets --extra` fetches it at eb3aed3, checked against its git blob id) with HK,
     # CFL and PUD, GSDSimp dev as dev: a model that is CC BY-SA throughout (GSD's words, so the

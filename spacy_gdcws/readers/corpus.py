@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Sequence, Tuple, Union
 
 from spacy.language import Language
-from spacy.tokens import Doc
+from spacy.tokens import Doc, Span
 from spacy.training import Example
 from spacy.util import registry
 from spacy.vocab import Vocab
@@ -12,6 +12,7 @@ from spacy.vocab import Vocab
 from spacy_gdcws.errors import Errors
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.conll import read_conll
+from spacy_gdcws.readers.iob2 import read_iob2
 from spacy_gdcws.readers.sighan import read_sighan
 from spacy_gdcws.readers.wordpos import read_wordpos
 
@@ -19,13 +20,14 @@ FORMATS: Dict[str, Callable[[Union[str, Path]], Iterator[Sentence]]] = {
     "sighan": read_sighan,
     "conll": read_conll,
     "wordpos": read_wordpos,
+    "iob2": read_iob2,
 }
-_SUFFIXES = {".conll": "conll", ".conllu": "conll", ".conllx": "conll", ".wordpos": "wordpos"}
+_SUFFIXES = {".conll": "conll", ".conllu": "conll", ".conllx": "conll", ".wordpos": "wordpos", ".iob2": "iob2"}
 
 
 def detect_format(path: Union[str, Path], fmt: str = "auto") -> str:
     """The format name for a file: `fmt` itself, or from the suffix when "auto"
-    (.conll/.conllu/.conllx, .wordpos, anything else SIGHAN)."""
+    (.conll/.conllu/.conllx, .wordpos, .iob2 (Universal NER's), anything else SIGHAN)."""
     if fmt == "auto":
         return _SUFFIXES.get(Path(path).suffix.lower(), "sighan")
     if fmt not in FORMATS:
@@ -55,7 +57,12 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
     Without explicit `spaces` the doc would have unknown spaces and spaCy
     would feed the gold words, not characters, to the pipeline. The sentence's treebank (its
     `meta["treebank"]`), where it has one, goes to `doc.user_data[TREEBANK_KEY]`, and its mark as
-    the treebank the parser parses in (`meta["parse_in"]`) to `doc.user_data[PARSE_IN_KEY]`.
+    the treebank the parser parses in (`meta["parse_in"]`) to `doc.user_data[PARSE_IN_KEY]`. Its
+    entities, where it has them (`meta["entities"]`: word spans, an IOB2 file's; or
+    `meta["entity_chars"]`: character spans of the words joined, entities brought over from another
+    release of the sentence, with `meta["entity_missing"]`, the character spans whose annotation
+    did not come over), become `doc.ents`, every other token outside an entity: a doc with entity
+    annotation, not one without.
     """
     deps = sent.deps
     if deps is not None and sent.heads is not None:
@@ -73,6 +80,15 @@ def sentence_to_doc(vocab: Vocab, sent: Sentence) -> Doc:
         doc.user_data[TREEBANK_KEY] = str(sent.meta["treebank"])
     if sent.meta.get("parse_in"):
         doc.user_data[PARSE_IN_KEY] = True
+    if "entities" in sent.meta:
+        doc.set_ents([Span(doc, a, b, label) for a, b, label in sent.meta["entities"]], default="outside")
+    elif "entity_chars" in sent.meta:
+        ents = [(doc.char_span(a, b, label), (a, b)) for a, b, label in sent.meta["entity_chars"]]
+        # an entity off these words (another segmentation of the same text) is missing here
+        spans = list(sent.meta.get("entity_missing", ())) + [chars for span, chars in ents if span is None]
+        missing = [doc.char_span(a, b, alignment_mode="expand") for a, b in spans]
+        doc.set_ents([span for span, _ in ents if span is not None],
+                     missing=[span for span in missing if span is not None], default="outside")
     return doc
 
 

@@ -105,10 +105,11 @@ def test_the_actors_segment_in_the_granularity_asked_for(corpus, tmp_path):
     assert summary.files == 1 and (tmp_path / "out" / "a.txt").read_bytes() == coarse
 
 
-@pytest.mark.parametrize("fmt", ["pos", "conllu"])
+@pytest.mark.parametrize("fmt", ["pos", "conllu", "iob2"])
 def test_the_actors_write_the_format_asked_for(tagged_model, tmp_path, fmt):
-    """#62: `segment-corpus --format pos|conllu` gives `segment --format`'s bytes (conllu: sentence
-    ids numbering the file's lines across chunks); a pipeline that sets no tags is E123 for pos before Ray."""
+    """#62, #78: `segment-corpus --format pos|conllu|iob2` gives `segment --format`'s bytes (conllu and
+    iob2: sentence ids numbering the file's lines across chunks); a pipeline that sets no tags is E123
+    for pos, one that sets no entities E144 for iob2, before Ray."""
     lines = ["我爱北京天安门。今天天气很好。", "", "他说：“好。”然后走了。"] * 40
     _write(tmp_path / "in" / "a.txt", lines)
     single = _segment_file(tagged_model, tmp_path / "in" / "a.txt", tmp_path / "single.txt", "--format", fmt)
@@ -117,8 +118,8 @@ def test_the_actors_write_the_format_asked_for(tagged_model, tmp_path, fmt):
     summary = segment_corpus(tmp_path / "in", tmp_path / "out", str(tagged_model), actors=2, batch_size=25,
                              progress=False, fmt=fmt)
     assert summary.files == 1 and (tmp_path / "out" / "a.txt").read_bytes() == single
-    if fmt == "pos":
-        with pytest.raises(ValueError, match="E123"):
+    if fmt in ("pos", "iob2"):
+        with pytest.raises(ValueError, match="E123" if fmt == "pos" else "E144"):
             segment_corpus(tmp_path / "in", tmp_path / "out2", str(LEGACY_FIXTURE), progress=False, fmt=fmt)
     else:  # #69: CoNLL-U of a pipeline that sets no tags or heads has `_` there, as `segment` writes it
         words_only = _segment_file(LEGACY_FIXTURE, tmp_path / "in" / "a.txt", tmp_path / "words.txt", "--format", fmt)

@@ -7,7 +7,6 @@ import pytest
 import spacy
 from spacy.tokens import DocBin
 
-from spacy_gdcws.readers.conll import read_conll
 from tests.util import ROOT, cli, corpus_path, run_cli
 
 
@@ -149,12 +148,13 @@ def test_segment_precision_option(trained_nlp, tmp_path):
 @pytest.mark.parametrize("corpus,sizes", [
     # the main job's corpus: GSD train, GSDSimp dev, HK, CFL and PUD (shipped, CoNLL-X and CoNLL-U)
     ("ud_gsd_more", {"gsd": 3997, "gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000}),
-    # #47's commercial-use corpus: GSDSimp dev with HK, CFL and PUD
-    ("ud_by_sa", {"gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000}),
+    # #47's commercial-use corpus: GSDSimp dev with HK, CFL and PUD, and (#78) Universal NER's GSDSimp
+    # train: GSD train's sentences in UD v2's words, with entities and no trees
+    ("ud_by_sa", {"gsdsimp_dev": 500, "hk": 1004, "cfl": 451, "pud": 1000, "uner_train": 3997}),
 ])
 def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     """Each file's last 10% in dev, so every source has its held-out part; the last dev
-    sentence is PUD's last line; tested on GSDSimp test. Each sentence names its treebank (its
+    sentence is the last file's last sentence; tested on GSDSimp test. Each sentence names its treebank (its
     file); the treebank the parser parses in leads train.spacy (GSDSimp dev's in both)."""
     from spacy_gdcws.readers.corpus import TREEBANK_KEY
 
@@ -164,12 +164,14 @@ def test_prepare_holds_out_the_end_of_each_file(tmp_path, corpus, sizes):
     train = list(DocBin().from_disk(tmp_path / "c" / "train.spacy").get_docs(nlp.vocab))
     dev = list(DocBin().from_disk(tmp_path / "c" / "dev.spacy").get_docs(nlp.vocab))
     assert len(dev) == n_dev and len(train) == sum(sizes.values()) - n_dev
-    pud_last = list(read_conll(ROOT / "assets" / "ud_zh_more" / "zh_pud-ud-test.conllu"))[-1]
-    assert dev[-1].text == "".join(pud_last.words)
+    from spacy_gdcws.readers import read_sentences
+
+    last = {"pud": "ud_zh_more/zh_pud-ud-test.conllu", "uner_train": "uner_zh/zh_gsdsimp-ud-train.iob2"}[list(sizes)[-1]]
+    assert dev[-1].text == "".join(list(read_sentences(ROOT / "assets" / last))[-1].words)
     assert len(list(DocBin().from_disk(tmp_path / "c" / "test.spacy").get_docs(nlp.vocab))) == 500
     names = {"gsd": "ud_zh/train.conll", "gsdsimp_dev": "ud_zh/zh_gsdsimp-ud-dev.conllu",
              "hk": "ud_zh_more/zh_hk-ud-test.conllu", "cfl": "ud_zh_more/zh_cfl-ud-test.conllu",
-             "pud": "ud_zh_more/zh_pud-ud-test.conllu"}
+             "pud": "ud_zh_more/zh_pud-ud-test.conllu", "uner_train": "uner_zh/zh_gsdsimp-ud-train.iob2"}
     for part, docs in (("train", train), ("dev", dev)):
         order = sorted(sizes, key=lambda k: k != "gsdsimp_dev") if part == "train" else list(sizes)
         expected = [names[k] for k in order
@@ -197,7 +199,10 @@ def test_model_card_names_what_the_model_reads():
     assert "我爱北京天安门。 → 我 / 爱 / 北京 / 天安 / 门 / 。" in card
     assert "t2s+width" in card and "126,733 words of jieba" in card
     terms = CORPUS_TERMS["ud_gsd_more"]
-    assert len(terms["sources"]) == 6 and "v2.5" in terms["sources"][0]["author"]
+    assert len(terms["sources"]) == 9 and "v2.5" in terms["sources"][0]["author"]
+    # #80: each source its own licence; #78: the entity model's sources (Universal NER) named
+    assert all(source["license"] for source in terms["sources"])
+    assert sum("Universal NER" in source["name"] for source in terms["sources"]) == 3
     # #47: no "strictest of its parts": each licence named, and that no one licence meets both
     assert all(name in terms["license"] for name in ("CC BY-NC-SA 4.0", "CC BY-SA 4.0", "CC BY-SA 3.0"))
     assert "no licence that satisfies every source" in terms["terms"] and "ud_by_sa" in terms["terms"]
@@ -205,7 +210,10 @@ def test_model_card_names_what_the_model_reads():
     card = model_card("ud_gsd_more", "general", official, 5807, terms=terms["terms"])
     assert terms["terms"] in card
     by_sa = CORPUS_TERMS["ud_by_sa"]
-    assert by_sa["license"] == "CC BY-SA 4.0" and all("BY-SA" in s["author"] for s in by_sa["sources"])
+    assert by_sa["license"] == "CC BY-SA 4.0" and all(s["license"].startswith("CC BY-SA") for s in by_sa["sources"])
+    # #78: entities from raw text on the card, where the pipeline tags them
+    card = model_card("ud_gsd_more", "general", official, 5807, entities={"p": 0.7, "r": 0.65, "f": 0.674})
+    assert "PER, LOC and ORG" in card and "F 0.674" in card
     # #47: a pipeline with a tagger and parser states their scores from raw text
     card = model_card("ud_gsd_more", "general", official, 5807, analysis={"upos": 0.871, "uas": 0.70, "las": 0.645})
     assert "UPOS F 0.871" in card and "LAS F 0.645" in card and "enable=['segmenter']" in card

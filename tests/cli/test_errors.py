@@ -20,7 +20,7 @@ from tests.util import LEGACY_FIXTURE, run_cli
 ])
 def test_bad_segment_arguments_are_one_line_errors(tmp_path, args, code):
     (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
-    (tmp_path / "BAD").write_text("北京 大学 force\n", encoding="utf8")
+    (tmp_path / "BAD").write_text("上海 prefered\n", encoding="utf8")
     (tmp_path / "GOOD").write_text("北京\n", encoding="utf8")
     args = [str(tmp_path / a) if a in ("MISSING", "BAD", "GOOD") else a for a in args]
     out = tmp_path / "out.txt"
@@ -199,7 +199,7 @@ def test_69_a_bad_dictionary_line_is_a_one_line_warning_and_the_rest_loads(tmp_p
     """#69: a user dictionary's bad line no longer refuses the file (jieba loads the rest): one
     coded line on stderr names file and line, another counts, the command goes on."""
     (tmp_path / "in.txt").write_text("我爱北京。\n", encoding="utf8")
-    (tmp_path / "dict.txt").write_text("北京 大学 force\n天安门\n", encoding="utf8")
+    (tmp_path / "dict.txt").write_text("上海 prefered\n天安门\n", encoding="utf8")
     out = run_cli("segment", LEGACY_FIXTURE, tmp_path / "in.txt", tmp_path / "out.txt", "--user-dict",
                   tmp_path / "dict.txt", "--quiet")
     lines = out.stderr.strip().splitlines()

@@ -1,5 +1,6 @@
-"""`segment --format pos|conllu` (issue #62): the words, UPOS and heads of `spacy.load` + `nlp.pipe`,
-written as jieba's `word/POS` lines or CoNLL-U that `evaluate-ud` reads back."""
+"""`segment --format pos|conllu|iob2` (issues #62, #78): the words, UPOS, heads and entities of
+`spacy.load` + `nlp.pipe`, written as jieba's `word/POS` lines, CoNLL-U that `evaluate-ud` reads back
+(entities in MISC, `NER=B-PER`), or Universal NER's IOB2 columns that its reader reads back."""
 import json
 
 import pytest
@@ -79,3 +80,62 @@ def test_69_a_disabled_parser_is_not_a_tagger_and_spacys_tagger_is(tagged_model,
     nlp.to_disk(tagged)
     out = run_cli("segment", tagged, tmp_path / "in.txt", tmp_path / "o.txt", "--format", "pos")
     assert out.returncode == 0 and (tmp_path / "o.txt").read_text(encoding="utf8").strip()
+
+
+def test_78_entities_go_to_conllu_misc_and_to_unners_columns(tagged_model, tmp_path):
+    from spacy_gdcws.eval.conllu import NER_KEY
+    from spacy_gdcws.readers.iob2 import read_iob2
+
+    lines = ["五月二十一日，努尔哈赤出城迎接前来沈阳的科尔沁部奥巴贝勒。他花费了许多时间来比较加拿大地质调查局博物馆中的恐龙化石。",
+             "", "  劳特塔瓦尔湖是印度尼西亚的湖泊，位于苏门答腊岛北部。"]
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf8")
+    nlp = spacy.load(tagged_model)
+    sents = [s for doc in nlp.pipe(lines) for s in doc.sents if any(not t.is_space for t in s)]
+    expected = [[(e.start - s.start, e.end - s.start, e.label_) for e in s.ents] for s in sents]
+    assert any(expected)
+    cli("segment", tagged_model, tmp_path / "in.txt", tmp_path / "out.conllu", "--format", "conllu", "-q")
+    misc = [[m for m in line.split("\t")[9].split("|") if m.startswith(NER_KEY + "=")]
+            for line in (tmp_path / "out.conllu").read_text(encoding="utf8").splitlines() if line and line[0] != "#"]
+    words = [t for s in sents for t in s if not t.is_space]
+    assert [m[0][len(NER_KEY) + 1:] if m else "O" for m in misc] == [
+        f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in words]
+    cli("segment", tagged_model, tmp_path / "in.txt", tmp_path / "out.iob2", "--format", "iob2", "-q")
+    read = list(read_iob2(tmp_path / "out.iob2"))
+    assert [r.words for r in read] == [[t.text for t in s if not t.is_space] for s in sents]
+    # UNER's columns: ID, FORM, TAG and two '-'; its reader gives back the same entities
+    rows = [line.split("\t") for line in (tmp_path / "out.iob2").read_text(encoding="utf8").splitlines()
+            if line and line[0] != "#"]
+    assert all(len(r) == 5 and r[3:] == ["-", "-"] for r in rows)
+    assert [r.meta["entities"] for r in read] == [[(a - sum(t.is_space for t in s[:a]), b - sum(t.is_space for t in s[:b]), label)
+                                                  for a, b, label in ents] for s, ents in zip(sents, expected)]
+
+
+def test_80_given_words_are_tagged_and_parsed_as_the_models_own(tagged_model, tmp_path):
+    """#80: words you already have, through Python (`words_doc`) and both CLI input formats (`words`,
+    `conllu`), get the tags and heads the same words get when the model segments the text itself."""
+    from spacy_gdcws import words_doc
+
+    lines = ["我爱北京天安门。", "他说：“今天天气很好。”然后走了。", "五月二十一日，努尔哈赤出城迎接前来沈阳的科尔沁部奥巴贝勒。"]
+    nlp = spacy.load(tagged_model)
+    raw = list(nlp.pipe(lines))
+    analysis = [[(t.text, t.pos_, t.tag_, t.head.i, t.dep_) for t in d] for d in raw]
+    given = [nlp(words_doc(nlp.vocab, [t.text for t in d])) for d in raw]
+    assert [[(t.text, t.pos_, t.tag_, t.head.i, t.dep_) for t in d] for d in given] == analysis
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf8")
+    (tmp_path / "words.txt").write_text("\n".join(" ".join(t.text for t in d) for d in raw) + "\n", encoding="utf8")
+    cli("segment", tagged_model, tmp_path / "in.txt", tmp_path / "raw.conllu", "--format", "conllu", "-q")
+    cli("segment", tagged_model, tmp_path / "words.txt", tmp_path / "w.conllu", "--format", "conllu", "-q",
+        "--input-format", "words")
+
+    def rows(path):
+        return [line.split("\t")[1:8] for line in path.read_text(encoding="utf8").splitlines()
+                if line and not line.startswith("#")]
+
+    assert [r[:6] for r in rows(tmp_path / "w.conllu")] == [r[:6] for r in rows(tmp_path / "raw.conllu")]
+    # a CoNLL-U file's words re-tagged and re-parsed: each of its sentences as one, its comments kept
+    cli("segment", tagged_model, tmp_path / "raw.conllu", tmp_path / "again.conllu", "--format", "conllu", "-q",
+        "--input-format", "conllu")
+    again = (tmp_path / "again.conllu").read_text(encoding="utf8")
+    assert rows(tmp_path / "again.conllu") == rows(tmp_path / "raw.conllu")
+    assert [line for line in again.splitlines() if line.startswith("#")] == [
+        line for line in (tmp_path / "raw.conllu").read_text(encoding="utf8").splitlines() if line.startswith("#")]

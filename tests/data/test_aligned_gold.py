@@ -22,16 +22,17 @@ def _example(predicted_words):
 
 def test_the_gold_of_matching_words_is_each_words_own():
     eg = _example(["我", "爱", "北京", "。"])
-    heads, deps, upos, xpos = aligned_gold([eg], [(0, [0, 1, 2, 3])], 5, LABELS, AlignedGold())
+    heads, deps, upos, xpos, ents = aligned_gold([eg], [(0, [0, 1, 2, 3])], 5, LABELS, AlignedGold())
     assert heads.tolist() == [[2, 0, 2, 2, IGNORE]]  # 0 = root, k + 1 = word k
     assert deps.tolist() == [[1, ROOT_ROW, 2, 3, IGNORE]]
     assert upos.tolist() == [[0, 1, IGNORE, 2, IGNORE]]  # PROPN: not a label
     assert xpos.tolist() == [[0, 1, IGNORE, IGNORE, IGNORE]]  # NR not a label, 。 untagged
+    assert ents.tolist() == [[IGNORE] * 5]  # no entity annotation in the reference: no entity gold
 
 
 def test_a_split_word_has_no_gold_and_a_head_outside_the_sentence_is_not_scored():
     eg = _example(["我", "爱", "北", "京", "。"])  # 北京 split: neither half has a gold head
-    heads, deps, upos, _ = aligned_gold([eg], [(0, [0, 1]), (0, [2, 3, 4])], 3, LABELS, AlignedGold())
+    heads, deps, upos, _, _ = aligned_gold([eg], [(0, [0, 1]), (0, [2, 3, 4])], 3, LABELS, AlignedGold())
     assert heads.tolist() == [[2, 0, IGNORE], [IGNORE, IGNORE, IGNORE]]  # 。's head 爱 is in the other sentence
     assert deps.tolist() == [[1, ROOT_ROW, IGNORE], [IGNORE, IGNORE, IGNORE]]
     assert upos.tolist()[1][2] == 2  # its tag is still gold

@@ -24,13 +24,16 @@ def test_sentence_final_words_end_a_sentence_with_their_closing_quotes():
     assert split_sentences(doc, frozenset()).sentences == [list(range(9))]
 
 
-def test_leading_whitespace_hangs_on_the_first_word_and_a_blank_doc_on_itself():
+def test_leading_whitespace_hangs_on_the_first_word_and_a_blank_doc_on_its_first_token():
     doc = _doc(["\n", "我", " ", "爱"])
     split = split_sentences(doc)
     assert split.space_heads == {0: 1, 2: 1}
-    blank = _doc(["\n", " "])
+    # #79: a doc without a word is one sentence: its first token heads the others
+    blank = _doc(["\n", " ", "\x07"])
     split = split_sentences(blank)
-    assert split.sentences == [] and split.space_heads == {0: 0, 1: 1}
+    assert split.sentences == [] and split.space_heads == {0: 0, 1: 0, 2: 0}
+    # control characters are no word either, wherever they stand
+    assert split_sentences(_doc(["我", "\x07", "爱"])).space_heads == {1: 0}
 
 
 def test_a_run_without_sentence_ends_is_cut_at_a_clause_mark_or_at_the_limit():

@@ -84,7 +84,7 @@ def test_a_training_batch_carries_the_gold_on_its_words():
     labels = {"deps": {"ROOT": 0, "nsubj": 1, "obj": 2}, "upos": {"PRON": 0, "PROPN": 1, "VERB": 2},
               "xpos": {"NNP": 0, "PRP": 1, "VV": 2}}
     batch = _featurizer().batch([pred], [Example(pred, gold)], labels)
-    heads, deps, upos, xpos = (g[0].tolist() for g in batch.gold)
+    heads, deps, upos, xpos, ents = (g[0].tolist() for g in batch.gold)
     # the pieces of a split gold word (我 of 我们; 北 京) take its labels and its head (for 我: the
     # predicted word that holds the gold head 爱, 们爱, row 2); a word across two gold words (们爱)
     # has no gold

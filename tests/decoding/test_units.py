@@ -1,4 +1,5 @@
 """`decoding.units`: atomic units (URLs, numbers, Latin words, grapheme clusters) are never split inside, whatever the model or a force word says."""
+import numpy
 import pytest
 import spacy
 
@@ -90,13 +91,50 @@ def test_unit_spans_of_each_kind():
 def test_69_a_zero_width_joiner_joins_emoji_only(trained_nlp):
     """#69 (4): a zero-width joiner between Han characters (中国 U+200D 人民) glued the whole run into
     one word; UAX #29 joins only emoji across it (GB11)."""
-    from spacy_gdcws.decoding.units import grapheme_gaps
+    from spacy_gdcws.data.clusters import continues
 
-    points = [ord(c) for c in "中国\u200d人民"]
-    assert grapheme_gaps(points).tolist() == [False, True, False, False]
-    assert grapheme_gaps([ord(c) for c in "👩\u200d💻"]).tolist() == [True, True]
+    def joined(text):
+        flags = continues(text, numpy.arange(len(text)), numpy.zeros(len(text), dtype=bool))
+        return [False] * len(text) if flags is None else flags.tolist()
+
+    assert joined("中国\u200d人民") == [False, False, True, False, False]
+    assert joined("👩\u200d💻") == [False, True, True]
     words = [t.text for t in trained_nlp("中国\u200d人民")]
     assert len(words) >= 2 and "".join(words) == "中国\u200d人民"
+
+
+@pytest.mark.parametrize("text,clusters", [
+    ("\u1100\u1161\u11a8", ["\u1100\u1161\u11a8"]),  # Hangul jamo: one syllable
+    ("नमस्ते", ["न", "म", "स्ते"]),  # Devanagari, conjuncts (Unicode 15.1)
+    ("กำ", ["กำ"]),  # Thai SARA AM: a spacing mark
+    ("\u0600\u0661", ["\u0600\u0661"]),  # Arabic prepend
+    ("e\u0301", ["e\u0301"]), ("🇨🇳", ["🇨🇳"]), ("👨\u200d👩\u200d👧", ["👨\u200d👩\u200d👧"]), ("中文", ["中", "文"]),
+])
+def test_79_grapheme_clusters_are_uax29s(text, clusters):
+    """#79 (7): the clusters are `regex`'s `\\X` (UAX #29): four of the probes differed before."""
+    from spacy_gdcws.data.clusters import continues
+
+    flags = continues(text, numpy.arange(len(text)), numpy.zeros(len(text), dtype=bool))
+    starts = [i for i in range(len(text)) if flags is None or not flags[i]]
+    assert [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])] == clusters
+
+
+def test_79_a_joiner_or_a_cluster_changes_no_word(trained_nlp):
+    """#79 (7): `我们\u200d热爱\u200d和平` gave other words than `我们热爱和平`, and an emoji sequence
+    joined the next character where one emoji did not: the model reads each cluster as one character,
+    its first, and never cuts it."""
+    def words(text):
+        return [t.text for t in trained_nlp(text)]
+
+    plain = words("我们热爱和平")
+    joined = words("我们\u200d热爱\u200d和平")
+    assert [w.replace("\u200d", "") for w in joined] == plain
+    family, first = words("👨\u200d👩\u200d👧好"), words("👨好")
+    assert [w.replace("\u200d👩\u200d👧", "") for w in family] == first
+    assert family[0].startswith("👨\u200d👩\u200d👧")
+    for text in ("กำกับ", "e\u0301好", "🇨🇳中国", "\u1100\u1161\u11a8\u1100\u1161"):
+        assert "".join(words(text)) == text
+    assert words("🇨🇳中国")[0].startswith("🇨🇳")
 
 
 @pytest.mark.parametrize("value", ["false", "no", None, 2, "True"])

@@ -111,7 +111,7 @@ def test_bad_words_and_modes_are_coded_errors(tmp_path):
     d.add(["New York"])
     assert d.words == {"New York": "force"}
     path = tmp_path / "dict.txt"
-    path.write_text("# comment\n北京\n天安门 prefer\n\n大 学 force\n", encoding="utf8")
+    path.write_text("# comment\n北京\n天安门 prefer\n\n大学 prefered\n", encoding="utf8")
     with pytest.raises(ValueError, match=r"E015.*dict.txt:5"):
         read_user_dict(path, strict=True)
     with pytest.warns(UserWarning, match=r"W002.*dict.txt:5"):

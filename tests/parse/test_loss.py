@@ -14,10 +14,16 @@ from thinc.api import fix_random_seed
 from torch.nn import functional
 
 from spacy_gdcws.data.features.gold import IGNORE
+from spacy_gdcws.decoding.entities import allowed_steps, begin_rows, entity_tags
 from spacy_gdcws.ml.parser import ArcStates, ParseScores, arc_states, scatter_states
-from spacy_gdcws.parse.loss import gold_arcs, parser_loss
+from spacy_gdcws.nn.tag_crf import partial_nll
+from spacy_gdcws.parse.loss import EntityChain, gold_arcs, parser_loss
 from spacy_gdcws.readers.corpus import sentence_to_doc
+from spacy_gdcws.readers.iob2 import read_iob2
 from tests.parse.test_component import SMALL
+from tests.util import ROOT
+
+TAGS = entity_tags(["LOC", "PER"])
 
 
 def _random_batch(seed: int = 0, n_labels: int = 5):
@@ -30,36 +36,49 @@ def _random_batch(seed: int = 0, n_labels: int = 5):
         arcs[s, :, n + 1:] = -numpy.inf
         arcs[s, numpy.arange(t), numpy.arange(t) + 1] = -numpy.inf
     scores = ParseScores(arcs, rng.normal(size=(b, t, d)).astype("f"), rng.normal(size=(b, t + 1, d)).astype("f"),
-                         rng.normal(size=(b, t, 4)).astype("f"), rng.normal(size=(b, t, 3)).astype("f"))
+                         rng.normal(size=(b, t, 4)).astype("f"), rng.normal(size=(b, t, 3)).astype("f"),
+                         rng.normal(size=(b, t, len(TAGS))).astype("f"), rng.normal(size=(len(TAGS),) * 2).astype("f"))
     heads = numpy.full((b, t), IGNORE)
-    labels, upos, xpos = (numpy.full((b, t), IGNORE) for _ in range(3))
+    labels, upos, xpos, ents = (numpy.full((b, t), IGNORE) for _ in range(4))
     for s, n in enumerate(lengths):
         heads[s, :n] = [0] + [int(rng.integers(1, n + 1)) for _ in range(n - 1)]
         heads[s, 1:n] = numpy.where(heads[s, 1:n] == numpy.arange(2, n + 1), 0, heads[s, 1:n])
         labels[s, :n] = rng.integers(0, n_labels, n)
         upos[s, :n] = rng.integers(0, 4, n)
         xpos[s, :n] = rng.integers(0, 3, n)
+    ents[0, :6] = [0, 1, 2, 0, 3, 4]  # O B-LOC I-LOC O B-PER I-PER
+    ents[1, :4] = [3, IGNORE, 0, 0]  # sentence 2 has no entity annotation
     labels[1, 2] = IGNORE  # a word with a head but no known relation
     upos[2, 0] = IGNORE
-    return scores, (heads, labels, upos, xpos), rng
+    return scores, (heads, labels, upos, xpos, ents), rng, lengths
 
 
-def test_parser_loss_is_four_cross_entropies_with_autograds_gradient():
-    scores, gold, rng = _random_batch()
+def _chain(lengths):
+    return EntityChain(lengths, *allowed_steps(TAGS), begin_rows(TAGS))
+
+
+def test_parser_loss_is_four_cross_entropies_and_the_crf_with_autograds_gradient():
+    scores, gold, rng, lengths = _random_batch()
     arcs = gold_arcs(gold)
     label_logits = rng.normal(size=(len(arcs.labels), 5)).astype("f")
-    loss, d_scores, d_labels = parser_loss(scores, label_logits, gold, arcs)
-    tensors = {k: torch.tensor(getattr(scores, k), requires_grad=True) for k in ("arcs", "upos", "xpos")}
+    loss, d_scores, d_labels = parser_loss(scores, label_logits, gold, arcs, _chain(lengths))
+    tensors = {k: torch.tensor(getattr(scores, k), requires_grad=True) for k in ("arcs", "upos", "xpos", "ents", "ent_steps")}
     labels = torch.tensor(label_logits, requires_grad=True)
-    heads, _, upos, xpos = (torch.from_numpy(g) for g in gold)
+    heads, _, upos, xpos, ents = (torch.from_numpy(g) for g in gold)
+    allowed, first = (torch.from_numpy(a) for a in allowed_steps(TAGS))
+    crf = partial_nll(tensors["ents"], tensors["ent_steps"], ents, torch.from_numpy(lengths), allowed, first,
+                      torch.from_numpy(begin_rows(TAGS))) / int((ents != IGNORE).sum())
     expected = (functional.cross_entropy(tensors["arcs"].flatten(0, 1), heads.flatten(), ignore_index=IGNORE)
                 + functional.cross_entropy(labels, torch.from_numpy(arcs.labels))
                 + functional.cross_entropy(tensors["upos"].flatten(0, 1), upos.flatten(), ignore_index=IGNORE)
-                + functional.cross_entropy(tensors["xpos"].flatten(0, 1), xpos.flatten(), ignore_index=IGNORE))
+                + functional.cross_entropy(tensors["xpos"].flatten(0, 1), xpos.flatten(), ignore_index=IGNORE)
+                + crf)
     expected.backward()
     assert loss == pytest.approx(float(expected.detach()), rel=1e-5)
-    for key in ("arcs", "upos", "xpos"):
+    for key in ("arcs", "upos", "xpos", "ents", "ent_steps"):
         assert numpy.allclose(getattr(d_scores, key), tensors[key].grad.numpy(), atol=1e-6), key
+    # without the chain (a parser without entity tags) the entity scores get no gradient
+    assert not parser_loss(scores, label_logits, gold, arcs)[1].ents.any()
     assert numpy.allclose(d_labels, labels.grad.numpy(), atol=1e-6)
     # the relation projections get theirs back through the relation call, not here
     assert not d_scores.dep_states.any() and not d_scores.head_states.any()
@@ -73,7 +92,7 @@ def test_parser_loss_is_four_cross_entropies_with_autograds_gradient():
 
 
 def test_gold_arcs_are_the_words_with_a_head_and_a_relation():
-    _, gold, _ = _random_batch()
+    _, gold, _, _ = _random_batch()
     arcs = gold_arcs(gold)
     heads, labels = gold[0], gold[1]
     known = (heads != IGNORE) & (labels != IGNORE)
@@ -86,7 +105,7 @@ def test_scatter_states_is_the_gradient_of_arc_states():
     """`arc_states` picks rows (a word's and its head's relation projections, a column of ones
     added); `scatter_states` must be its adjoint: autograd's gradient of the same indexing, with
     rows picked twice (a head of several words) summed."""
-    scores, gold, rng = _random_batch(1)
+    scores, gold, rng, _ = _random_batch(1)
     arcs = gold_arcs(gold)
     states = arc_states(scores, arcs.sentences, arcs.words, arcs.heads)
     assert states.dep.shape == (len(arcs.words), scores.dep_states.shape[-1] + 1)
@@ -106,11 +125,15 @@ def test_scatter_states_is_the_gradient_of_arc_states():
 @pytest.fixture
 def small_parser(ud_sentences):
     """A blank pipeline's `gdcws_parser` (no dropout anywhere, so train mode is deterministic),
-    initialized on 8 UD sentences, and their examples on gold words."""
+    initialized on 8 UD sentences with their entities (Universal NER's), and their examples on gold words."""
+    from dataclasses import replace
+
     fix_random_seed(0)
     nlp = spacy.blank("zh")
     parser = nlp.add_pipe("gdcws_parser", config={"model": SMALL})
-    golds = [sentence_to_doc(nlp.vocab, s) for s in ud_sentences[:8]]
+    uner = list(read_iob2(ROOT / "assets" / "uner_zh" / "zh_gsdsimp-ud-dev.iob2"))[:8]
+    golds = [sentence_to_doc(nlp.vocab, replace(s, meta={**s.meta, "entities": u.meta["entities"]}))
+             for s, u in zip(ud_sentences[:8], uner)]
     examples = [Example(Doc(nlp.vocab, words=[t.text for t in g], spaces=[False] * len(g)), g) for g in golds]
     nlp.initialize(lambda: examples)
     # the biaffine weights start at zero (Dozat & Manning): with them, no gradient reaches the projections
@@ -126,19 +149,27 @@ def _net(parser):
 
 def _one_graph_loss(parser, examples: List[Example]) -> torch.Tensor:
     """The parser's loss as one torch graph: the scoring call, the relation call at the gold arcs
-    on the scoring call's own projections, and the four cross-entropies."""
+    on the scoring call's own projections, the four cross-entropies and the entity CRF."""
     batch = parser.batch(examples)
     net = _net(parser)
-    arcs, dep, head, upos, xpos = net(*(torch.from_numpy(a) for a in (batch.feats, batch.chars, batch.lengths)))
+    arcs, dep, head, upos, xpos, ents, steps = net(*(torch.from_numpy(a) for a in (batch.feats, batch.chars, batch.lengths)))
     gold = gold_arcs(batch.gold)
     s, w, h = (torch.from_numpy(a) for a in (gold.sentences, gold.words, gold.heads))
     ones = torch.ones(len(s), 1)
     labels = net(torch.cat([dep[s, w], ones], 1), torch.cat([head[s, h], ones], 1), task="label")
-    heads, _, upos_gold, xpos_gold = (torch.from_numpy(g) for g in batch.gold)
+    heads, _, upos_gold, xpos_gold, ents_gold = (torch.from_numpy(g) for g in batch.gold)
     return (functional.cross_entropy(arcs.flatten(0, 1), heads.flatten(), ignore_index=IGNORE)
             + functional.cross_entropy(labels, torch.from_numpy(gold.labels))
             + functional.cross_entropy(upos.flatten(0, 1), upos_gold.flatten(), ignore_index=IGNORE)
-            + functional.cross_entropy(xpos.flatten(0, 1), xpos_gold.flatten(), ignore_index=IGNORE))
+            + functional.cross_entropy(xpos.flatten(0, 1), xpos_gold.flatten(), ignore_index=IGNORE)
+            + _crf(parser, ents, steps, ents_gold, batch.lengths))
+
+
+def _crf(parser, ents, steps, gold, lengths):
+    tags = parser.label_data["ents"]
+    allowed, first = (torch.from_numpy(a) for a in allowed_steps(tags))
+    return partial_nll(ents, steps, gold, torch.from_numpy(lengths), allowed, first,
+                       torch.from_numpy(begin_rows(tags))) / int((gold != IGNORE).sum())
 
 
 def test_update_joins_the_two_calls_gradients_as_one_autograd_graph(small_parser):
@@ -156,7 +187,7 @@ def test_update_joins_the_two_calls_gradients_as_one_autograd_graph(small_parser
     loss.backward()
     graph = {name: p.grad.clone() for name, p in net.named_parameters() if p.grad is not None}
     assert losses[parser.name] == pytest.approx(float(loss.detach()), rel=1e-5)
-    assert set(joined) == set(graph) and "label_attn.weight" in graph and "lstm.weight_ih_l0" in graph
+    assert set(joined) == set(graph) and {"label_attn.weight", "lstm.weight_ih_l0", "ent_steps"} <= set(graph)
     for name in graph:
         assert torch.allclose(joined[name], graph[name], atol=1e-5, rtol=1e-4), name
 
@@ -173,16 +204,17 @@ def test_get_loss_is_updates_loss_and_gradient_and_trains_nothing(small_parser):
     net.eval()
     feats, chars, lengths = (torch.from_numpy(a) for a in (batch.feats, batch.chars, batch.lengths))
     outputs = [o.detach().requires_grad_() for o in net(feats, chars, lengths)]
-    arcs, dep, head, upos, xpos = outputs
+    arcs, dep, head, upos, xpos, ents, steps = outputs
     gold = gold_arcs(batch.gold)
     s, w, h = (torch.from_numpy(a) for a in (gold.sentences, gold.words, gold.heads))
     ones = torch.ones(len(s), 1)
     labels = net(torch.cat([dep[s, w], ones], 1), torch.cat([head[s, h], ones], 1), task="label")
-    heads, _, upos_gold, xpos_gold = (torch.from_numpy(g) for g in batch.gold)
+    heads, _, upos_gold, xpos_gold, ents_gold = (torch.from_numpy(g) for g in batch.gold)
     expected = (functional.cross_entropy(arcs.flatten(0, 1), heads.flatten(), ignore_index=IGNORE)
                 + functional.cross_entropy(labels, torch.from_numpy(gold.labels))
                 + functional.cross_entropy(upos.flatten(0, 1), upos_gold.flatten(), ignore_index=IGNORE)
-                + functional.cross_entropy(xpos.flatten(0, 1), xpos_gold.flatten(), ignore_index=IGNORE))
+                + functional.cross_entropy(xpos.flatten(0, 1), xpos_gold.flatten(), ignore_index=IGNORE)
+                + _crf(parser, ents, steps, ents_gold, batch.lengths))
     grads = torch.autograd.grad(expected, outputs)
     assert loss == pytest.approx(float(expected.detach()), rel=1e-5)
     for key, grad in zip(ParseScores._fields, grads):

@@ -19,7 +19,7 @@ def copy_project(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "project.yml", project / "project.yml")
     for folder in ("configs",):
         shutil.copytree(ROOT / folder, project / folder)
-    for folder in ("ud_zh", "ud_zh_more"):
+    for folder in ("ud_zh", "ud_zh_more", "uner_zh"):
         shutil.copytree(ROOT / "assets" / folder, project / "assets" / folder)
     return project
 
@@ -54,8 +54,8 @@ def test_project_workflow_all(tmp_path):
     metrics = json.loads((project / "metrics" / "ud_gsd_more.general.json").read_text())
     assert metrics["official"] is not None and 0.0 <= metrics["official"]["f"] <= 1.0
     # the release artifacts of the model: its sdist and its wheel (#48)
-    dist = project / "packages" / "zh_gdcws-0.1.0" / "dist"
-    assert sorted(p.name for p in dist.iterdir()) == ["zh_gdcws-0.1.0-py3-none-any.whl", "zh_gdcws-0.1.0.tar.gz"]
+    dist = project / "packages" / "zh_gdcws-0.2.0" / "dist"
+    assert sorted(p.name for p in dist.iterdir()) == ["zh_gdcws-0.2.0-py3-none-any.whl", "zh_gdcws-0.2.0.tar.gz"]
     predictions = (project / "predictions" / "ud_gsd_more.general.txt").read_text(encoding="utf8")
     assert len(predictions.split("\n")[:-1]) == 500
     # the packaged model carries the training data's licence, sources, accuracy and model card
@@ -63,17 +63,29 @@ def test_project_workflow_all(tmp_path):
             "words = spacy.load('zh_gdcws', enable=['segmenter'])('我爱北京天安门。'); "
             "print(json.dumps([[t.text for t in doc], [(t.pos_, t.dep_, t.head.i) for t in doc], nlp.pipe_names, "
             "[(t.text, t.pos_, t.dep_) for t in words], nlp.meta['license'], nlp.meta['performance'], "
-            "nlp.meta['notes'], len(nlp.meta['sources'])]))")
+            "nlp.meta['notes'], len(nlp.meta['sources']), nlp.meta['spacy_gdcws_version'], nlp.meta['training_vars'], "
+            "[s['license'] for s in nlp.meta['sources']], nlp.get_pipe('parser').entity_types]))")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert fresh.returncode == 0, fresh.stderr
-    words, analysis, pipe_names, words_only, licence, performance, notes, n_sources = json.loads(
-        fresh.stdout.strip().splitlines()[-1])
+    (words, analysis, pipe_names, words_only, licence, performance, notes, n_sources, version, training_vars,
+     licences, entity_types) = json.loads(fresh.stdout.strip().splitlines()[-1])
     assert "".join(words) == "我爱北京天安门。"
     # #47, #60: words with UPOS and dependencies out of the box; the segmenter alone gives the same words
     assert pipe_names == ["segmenter", "parser"]  # #60: gdcws_parser (configs/ud_biaffine.cfg)
     assert all(pos and dep and 0 <= head < len(words) for pos, dep, head in analysis)
     assert [w for w, _, _ in words_only] == words and not any(pos or dep for _, pos, dep in words_only)
-    assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 7
+    assert licence.startswith("CC BY-NC-SA 4.0 (UD Chinese GSD) + CC BY-SA 4.0") and n_sources == 10
+    # #80: which build: the project's version, the training command's variables; each source its licence
+    from spacy_gdcws.about import __version__
+
+    assert version == __version__ and training_vars["max_steps"] == "20" and training_vars["pipeline_steps"] == "10"
+    assert all(licences)
+    # #78: entities, scored both ways on UNER GSDSimp test and GSD test, in meta.json too
+    assert entity_types == ["LOC", "ORG", "PER"]
+    entities = json.loads((project / "metrics" / "ud_gsd_more_entities.json").read_text())
+    assert {"raw_text", "gold_words"} <= set(entities) and entities["entities"] == 763
+    assert (project / "metrics" / "ud_gsd_more_entities_gsd.json").exists()
+    assert performance["ents_f"] == pytest.approx(entities["raw_text"]["overall"]["f"], abs=1e-4)
     assert "Model card" in notes and "no licence that satisfies every source" in notes  # #47: no "strictest"
     assert "jieba" in notes and "天安" in notes  # the lexicon's source; the card shows the model's own words
     assert performance["token_f"] == pytest.approx(metrics["python"]["f"], abs=1e-4)  # JSON floats: 0.1669 may read back as 0.16690000000000002

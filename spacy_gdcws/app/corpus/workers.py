@@ -162,17 +162,11 @@ class SegmentActor:
         `app.pieces`); CoNLL-U sentence ids number the file's lines (chunk `chunk` of `chunk_lines`)."""
         import io
 
-        from spacy_gdcws.app.segment import segment_lines, write_segmented, write_tagged
-        from spacy_gdcws.eval.conllu import write_conllu
+        from spacy_gdcws.app.segment import segment_lines, write_format
 
         out = io.StringIO()
         pieces = segment_lines(self.nlp, lines, self.nlp_batch_size)
-        if self.fmt == "pos":
-            write_tagged(pieces, out, self.delimiter, self.pos_sep)
-        elif self.fmt == "conllu":
-            write_conllu(pieces, out, first_line=int(chunk) * self.chunk_lines + 1)
-        else:
-            write_segmented(pieces, out, self.delimiter)
+        write_format(pieces, out, self.fmt, self.delimiter, self.pos_sep, first_line=int(chunk) * self.chunk_lines + 1)
         return out.getvalue()
 
 

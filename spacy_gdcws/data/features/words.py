@@ -52,8 +52,8 @@ class ParseBatch:
 
     feats: (B, T, F) feature rows (F: the model's feature tables, `FEATURES` or all but the
     treebank); chars: (B, T, C) character rows (0 = padding); lengths: (B,) words per sentence;
-    gold (training only): heads (0 = root, k + 1 = word k), label, UPOS and XPOS rows, each
-    (B, T), IGNORE where unknown. `where[b][k]` is the doc and token index of word k of sentence b.
+    gold (training only): heads (0 = root, k + 1 = word k), label, UPOS, XPOS and entity tag rows,
+    each (B, T), IGNORE where unknown. `where[b][k]` is the doc and token index of word k of sentence b.
     """
 
     feats: numpy.ndarray
@@ -62,7 +62,7 @@ class ParseBatch:
     where: List[Tuple[int, List[int]]]
     #: per doc, where its whitespace tokens hang (`sentences.DocSentences.space_heads`)
     space_heads: List[Dict[int, int]]
-    gold: Optional[Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray, numpy.ndarray]] = None
+    gold: Optional[Tuple[numpy.ndarray, ...]] = None
 
 
 class WordFeaturizer:
