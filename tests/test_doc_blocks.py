@@ -86,6 +86,19 @@ def folder(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def gap_pipeline(trained_nlp, tmp_path_factory) -> str:
+    """A pipeline with a gap scorer (the decoding priors and ensembles of docs/usage.md), its segmenter
+    named `segmenter` as the configs name it."""
+    path = tmp_path_factory.mktemp("gap") / "model"
+    trained_nlp.rename_pipe("gdcws_segmenter", "segmenter")
+    try:
+        trained_nlp.to_disk(path)
+    finally:
+        trained_nlp.rename_pipe("segmenter", "gdcws_segmenter")
+    return str(path)
+
+
 def test_the_pages_have_blocks_and_every_skip_names_its_reason():
     found = blocks()
     assert len([b for b in found if b.kind == "python" and not b.skip]) >= 15
@@ -124,9 +137,11 @@ def test_every_shell_block_runs(page, tagged_model, folder):
 @pytest.mark.slow
 @pytest.mark.parametrize("page", sorted({b.page for b in blocks() if b.kind == "python" and not b.skip}),
                          ids=lambda p: p.name)
-def test_every_python_block_runs(page, tagged_model, folder, monkeypatch):
+def test_every_python_block_runs(page, tagged_model, gap_pipeline, folder, monkeypatch):
+    """The names a page leaves to the reader: `texts` (README), `gap_pipeline` and `seed_pipelines`
+    (usage.md: pipelines with a gap scorer)."""
     monkeypatch.chdir(folder)
-    namespace = {"texts": list(TEXT)}
+    namespace = {"texts": list(TEXT), "gap_pipeline": gap_pipeline, "seed_pipelines": [gap_pipeline, gap_pipeline]}
     for block in (b for b in blocks() if b.page == page and b.kind == "python" and not b.skip):
         code = block.code.replace('"zh_gdcws"', repr(str(tagged_model)))
         exec(compile(code, f"{page.name}:{block.line}", "exec"), namespace)

@@ -15,7 +15,8 @@ Contenders (`--contenders` picks some):
 - `gdcws_pipe`: our pipeline through `nlp.pipe` (words merged in `Doc`s), its words alone: the
   components after the segmenter (the main job's tagger and parser) disabled, as
   `spacy.load("zh_gdcws", enable=["segmenter"])` gives;
-- `gdcws_full`: the same pipeline whole (segmenter, tagger, parser);
+- `gdcws_full`: the same pipeline whole (segmenter, tagger, parser, entities); `gdcws_full_nonumba` the same
+  in a process where numba cannot be imported (the parser's Eisner in numpy, as without the extra);
 - `gdcws_full_int8`, `gdcws_full_bf16`: the same with the parser's Linear and LSTM layers in int8
   (`set_precision(nlp, "int8", components=["parser"])`), or its bf16 autocast; the segmenter as saved;
 - `gdcws_full_baseline`: `--baseline-model`'s pipeline whole (e.g. the previous main job's, spaCy's
@@ -70,12 +71,12 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
+CONTENDERS = ["gdcws_pipe", "gdcws_full", "gdcws_full_nonumba", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
               "gdcws_segment", "gdcws_model",
               "gdcws_pipe_baseline", "gdcws_fast", "gdcws_fast_bf16", "gdcws_zero", "gdcws_zero_priors",
               "spacy_char", "linear_char", "pkuseg", "jieba", "jieba_posseg", "spacy_pkuseg", "gdcws_full_baseline"]
 INPUTS = ["sxu_test", "doc_100k", "doc_1m"]
-NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
+NEEDS_MODEL = {"gdcws_pipe", "gdcws_full", "gdcws_full_nonumba", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_pipe_int8", "gdcws_pipe_bf16",
                "gdcws_segment", "gdcws_model", "gdcws_zero", "gdcws_zero_priors"}
 NEEDS_FAST = {"gdcws_fast", "gdcws_fast_bf16"}
 # load-time config that turns on bf16 autocast (the benchmarked pipelines name the component "segmenter")
@@ -115,7 +116,7 @@ def make_contender(name: str, args: argparse.Namespace) -> Tuple[Callable[[List[
             from spacy_gdcws.app.precision import set_precision
 
             set_precision(nlp, name.rsplit("_", 1)[1], components=["parser"])
-        if name in ("gdcws_full", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_full_baseline"):
+        if name in ("gdcws_full", "gdcws_full_nonumba", "gdcws_full_int8", "gdcws_full_bf16", "gdcws_full_baseline"):
             return (lambda texts: sum(len(d) for d in nlp.pipe(texts, batch_size=args.batch_size))), identity
         keep_words_only(nlp)
         if name in ("gdcws_zero", "gdcws_zero_priors"):
@@ -227,6 +228,8 @@ def rss_mb() -> float:
 
 def worker(args: argparse.Namespace) -> None:
     """Measure one contender on one input; print one JSON object."""
+    if args.worker.endswith("_nonumba"):  # as if numba were not installed: the parser's numpy Eisner
+        sys.modules["numba"] = None
     if args.threads:
         import torch
 

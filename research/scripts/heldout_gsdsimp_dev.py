@@ -16,7 +16,9 @@ job should train on them): for each half H of GSDSimp dev (A: its first 250 sent
 writes them), `train_nogsdsimp_H_own.spacy` (H's docs named as a treebank of their own and written
 first, so the parser's first treebank, the one it parses in, is GSDSimp's) and
 `gsdsimp_dev_not_H.spacy` (the other half, to score on); with `--own-weight N` (N > 1) also
-`train_nogsdsimp_H_ownN.spacy`, H's own docs N times.
+`train_nogsdsimp_H_ownN.spacy`, H's own docs N times. With `--segmenter`, the same cut of the segmenter's
+files (`segmenter_train.spacy`, `segmenter_dev.spacy`: its words in GSD's standard) to
+`segmenter_{train,dev}_nogsdsimp.spacy`, for a segmenter that never saw GSDSimp dev either.
 """
 import argparse
 from pathlib import Path
@@ -41,17 +43,15 @@ def main() -> None:
     parser.add_argument("--gsd-weight", type=int, default=1, help="also write GSD train's docs N times")
     parser.add_argument("--folds", action="store_true", help="also write the two-fold files (above)")
     parser.add_argument("--own-weight", type=int, default=1, help="with --folds: also write each half's own docs N times")
+    parser.add_argument("--segmenter", action="store_true", help="also cut the segmenter's files (above)")
     args = parser.parse_args()
     nlp = spacy.blank("zh")
     gold = [sentence_to_doc(nlp.vocab, s) for s in read_conll(GSDSIMP_DEV)]
+    if args.segmenter:
+        for part in ("train", "dev"):
+            cut(nlp, gold, args.corpus, f"segmenter_{part}", part)
     for part in ("train", "dev"):
-        docs = list(DocBin().from_disk(args.corpus / f"{part}.spacy").get_docs(nlp.vocab))
-        dropped = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) == GSDSIMP_NAME]
-        kept = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) != GSDSIMP_NAME]
-        expected = gold[:GSDSIMP_TRAIN] if part == "train" else gold[GSDSIMP_TRAIN:]
-        # the docs dropped are GSDSimp dev's, word for word
-        assert [[t.text for t in d] for d in dropped] == [[t.text for t in d] for d in expected], part
-        DocBin(docs=kept, store_user_data=True).to_disk(args.corpus / f"{part}_nogsdsimp.spacy")
+        kept = cut(nlp, gold, args.corpus, part, part)
         if part == "train":
             train = kept
             if args.gsd_weight > 1:
@@ -62,6 +62,18 @@ def main() -> None:
     if args.folds:
         write_folds(args.corpus, train, gold, args.own_weight)
     print(f"-> {args.corpus}/train_nogsdsimp.spacy, dev_nogsdsimp.spacy, gsdsimp_dev.spacy ({len(gold)} docs)")
+
+
+def cut(nlp, gold: List[Doc], corpus: Path, name: str, part: str) -> List[Doc]:
+    """Write `{name}_nogsdsimp.spacy`: `{name}.spacy` without GSDSimp dev's docs (checked word for word
+    against its part of `gold`). RETURNS the docs kept."""
+    docs = list(DocBin().from_disk(corpus / f"{name}.spacy").get_docs(nlp.vocab))
+    dropped = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) == GSDSIMP_NAME]
+    kept = [doc for doc in docs if doc.user_data.get(TREEBANK_KEY) != GSDSIMP_NAME]
+    expected = gold[:GSDSIMP_TRAIN] if part == "train" else gold[GSDSIMP_TRAIN:]
+    assert [[t.text for t in d] for d in dropped] == [[t.text for t in d] for d in expected], name
+    DocBin(docs=kept, store_user_data=True).to_disk(corpus / f"{name}_nogsdsimp.spacy")
+    return kept
 
 
 def write_folds(corpus: Path, train: List[Doc], gold: List[Doc], own_weight: int = 1) -> None:

@@ -68,15 +68,28 @@ def test_table(seeds: List[Path], baselines: Path) -> str:
     return "\n".join(head + seed_rows(seeds) + baseline_rows(baselines) + [published])
 
 
-def dev_table(dev: dict) -> str:
+def dev_baseline_rows(folder: Path) -> List[str]:
+    rows = []
+    for run, name in (("words", "spaCy `ner` (CPU config) on the segmenter's words"),
+                      ("chars", "spaCy `ner` (CPU config) on characters")):
+        simp = json.loads((folder / f"{run}_zh_gsdsimp-ud-dev.json").read_text())
+        trad = json.loads((folder / f"{run}_zh_gsd-ud-dev.json").read_text())
+        gold = "–" if run == "chars" else f"{f(simp, 'gold_words'):.2f}"
+        rows.append(f"| {name} | {f(simp, 'raw_text'):.2f} | {gold} | {f(trad, 'raw_text'):.2f} | – | – | – |")
+    return rows
+
+
+def dev_table(dev: dict, baselines: Optional[Path] = None) -> str:
     head = ["| variant (UNER GSDSimp dev, held out) | entity F, raw text | entity F, gold words | GSD dev (trad.) F | UPOS | LAS | LAS, gold words |",
             "|---|---|---|---|---|---|---|"]
     rows = []
     for key, row in dev.items():
         name = DEV_NAMES.get(key.split(" ")[0], key)
-        rows.append(f"| {name} | {row['ents_raw']:.2f} | {row['ents_gold_words']:.2f} | {row['gsd_ents_raw']:.2f} | "
+        ents = (" – | – | – |" if not row["ents_raw"] else
+                f" {row['ents_raw']:.2f} | {row['ents_gold_words']:.2f} | {row['gsd_ents_raw']:.2f} |")
+        rows.append(f"| {name} |{ents} "
                     f"{row['upos']:.2f} | {row['las']:.2f} | {row['las_gold_words']:.2f} |")
-    return "\n".join(head + rows)
+    return "\n".join(head + rows + (dev_baseline_rows(baselines) if baselines else []))
 
 
 def write(marker: str, table: str) -> None:
@@ -94,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     tables: Dict[str, Optional[str]] = {"ner-dev": None, "ner-test": None}
     if args.dev:
-        tables["ner-dev"] = dev_table(json.loads(args.dev.read_text()))
+        tables["ner-dev"] = dev_table(json.loads(args.dev.read_text()), args.baselines)
     if args.seeds and args.baselines:
         folders = sorted(p for p in args.seeds.iterdir() if (p / "ud_gsd_more_entities.json").exists())
         tables["ner-test"] = test_table(folders, args.baselines)

@@ -82,8 +82,8 @@ class WordCNN(nn.Module):
 
 
 class BiaffineParserNet(nn.Module):
-    """Word features -> BiLSTM -> UPOS, XPOS, arc and relation scores. Every size comes from the
-    model's config (`spacy_gdcws.BiaffineParser.v2`), the output rows from the training data.
+    """Word features -> BiLSTM -> UPOS, XPOS, arc, relation and entity-tag scores. Every size comes from the
+    model's config (`spacy_gdcws.BiaffineParser.v3`), the output rows from the training data.
 
     feature_rows (List[int]): Rows of each hashed feature column's table (column k of `feats`).
     feature_widths (List[int]): Width of each column's table; the embeddings are concatenated.
