@@ -68,18 +68,21 @@ RELATIONS: Dict[str, str] = {
 }
 
 
-#: the entity types `gdcws_parser` writes (`doc.ents`), as Universal NER defines them (Mayhew et al. 2024):
+#: the entity types `gdcws_parser` writes (`doc.ents`), as Universal NER defines them (Mayhew et al. 2024).
 #: spaCy's glossary explains these names by OntoNotes' types, whose LOC leaves countries and cities out
+#: (OntoNotes' GPE): LOC's meaning here says both, so that it is true in a process that also runs an
+#: OntoNotes pipeline (`en_core_web_*`)
 ENTITIES: Dict[str, str] = {
     "PER": "person: a named person or family, real or fictional (习近平, 古特雷斯)",
-    "LOC": "location: a named place, countries, cities and regions included (北京, 中国, 长江)",
+    "LOC": "location: a named place; in Universal NER (zh_gdcws) countries, cities and regions included "
+           "(北京, 中国, 长江), which OntoNotes (en_core_web_*) tags GPE",
     "ORG": "organisation: a named company, institution, team, party or government body (联合国, 北京大学)",
 }
 
 
 def register() -> None:
-    """Add the tags and relations spaCy's glossary lacks to it, so that `spacy.explain` knows them;
-    spaCy's own entries are left as they are, but ADD's (below)."""
+    """Add the tags, relations and entity types spaCy's glossary lacks to it, so that `spacy.explain`
+    knows them; spaCy's own entries are left as they are, but ADD's and LOC's (below)."""
     from spacy.glossary import GLOSSARY
 
     for term, meaning in {**XPOS, **RELATIONS}.items():
@@ -87,3 +90,7 @@ def register() -> None:
     # ADD: spaCy's entry ("email", the English tag set's) says less than GSD's tag, which the parser
     # writes for every address; the wider meaning holds for both
     GLOSSARY["ADD"] = XPOS["ADD"]
+    # the entity types: spaCy's PER and ORG fit UNER's; its LOC ("Non-GPE locations") does not
+    for term, meaning in ENTITIES.items():
+        GLOSSARY.setdefault(term, meaning)
+    GLOSSARY["LOC"] = ENTITIES["LOC"]

@@ -26,7 +26,7 @@ def crash_marker(tmp_path_factory):
     marker = tmp_path_factory.mktemp("crash") / "crash-once"
     previous = os.environ.get(CRASH_MARKER_ENV)
     os.environ[CRASH_MARKER_ENV] = str(marker)
-    from spacy_gdcws.app.corpus.run import LOOPBACK
+    from spacy_gdcws.app.corpus.session import LOOPBACK
 
     # on loopback, as a Ray that segment-corpus starts itself
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
@@ -307,3 +307,21 @@ def test_an_input_that_changes_or_goes_while_read_is_not_committed(corpus, tmp_p
 
     manifest = json.loads((tmp_path / "out" / ".segment-corpus-manifest.json").read_text(encoding="utf8"))
     assert sorted(manifest["files"]) == ["a.txt", "d.txt.gz", "sub/c.txt"]
+
+
+def test_80_a_normal_run_prints_no_error_and_no_warning(tmp_path):
+    """#80: a normal `segment-corpus` run (its own Ray, progress on) printed an ERROR line from Ray's
+    core (an actor with arguments in the object store may not restart: Ray Data's actor pool always
+    makes such actors) and Ray's token-auth WARNING; neither is the user's concern
+    (`app.corpus.session`), and nothing else Ray prints is dropped."""
+    source = tmp_path / "in"
+    _write(source / "a.txt", ["我爱北京天安门。", "今天天气很好。"])
+    run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source),
+                          str(tmp_path / "out"), "--actors", "1", "--num-cpus", "2"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "out" / "a.txt").read_text(encoding="utf8").count("\n") == 2
+    lines = run.stderr.splitlines()
+    assert not [line for line in lines if " E " in line[:40] or "ERROR" in line or "WARNING" in line], run.stderr
+    assert "constructor arguments" not in run.stderr and "Token authentication" not in run.stderr
+    # Ray's own INFO lines still come through (progress is on)
+    assert any("INFO" in line for line in lines)

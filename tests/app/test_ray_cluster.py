@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def cluster():
     """A head (no CPU) and a worker node (2 CPUs) on loopback; stopped (`ray stop --force`) after."""
-    from spacy_gdcws.app.corpus.run import LOOPBACK
+    from spacy_gdcws.app.corpus.session import LOOPBACK
 
     if ray.is_initialized():
         ray.shutdown()

@@ -286,3 +286,14 @@ def test_69_every_tag_and_relation_is_explained_and_in_the_glossary_page():
         assert f"| `{term}` | {meaning} |" in page
     # #80: ADD is GSD's (an address), not spaCy's narrower "email"
     assert spacy.explain("ADD") == XPOS["ADD"]
+
+
+def test_78_every_entity_type_is_explained_as_universal_ner_means_it():
+    """#78: `spacy.explain` for PER, LOC and ORG; LOC's meaning includes the cities and countries UNER
+    tags LOC (spaCy's own entry, OntoNotes', leaves them out), and says where OntoNotes puts them."""
+    from spacy_gdcws.glossary import ENTITIES, register
+
+    register()
+    for label in ("PER", "LOC", "ORG"):
+        assert spacy.explain(label)
+    assert spacy.explain("LOC") == ENTITIES["LOC"] and "GPE" in spacy.explain("LOC") and "北京" in spacy.explain("LOC")

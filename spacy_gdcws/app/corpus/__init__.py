@@ -2,7 +2,8 @@
 
 By role: `files` (the inputs and where their outputs go), `manifest` (what is done, for
 resume), `lock` (one driver per output folder), `workers` (read, segment and write parts on the
-workers), `run` (the driver: check, plan, run, record), `summary` (what a run did; which files may
+workers), `run` (the driver: check, plan, run, record), `session` (the Ray a run starts or joins,
+quiet on a normal run), `summary` (what a run did; which files may
 be committed).
 
 The driver only plans and commits; the corpus never passes through it:

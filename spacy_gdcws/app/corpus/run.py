@@ -25,6 +25,7 @@ from spacy_gdcws.app.corpus.manifest import (
     settings_identity,
     write_manifest,
 )
+from spacy_gdcws.app.corpus.session import ray_session, require_ray
 from spacy_gdcws.app.corpus.summary import Summary, finished_files, unchanged
 from spacy_gdcws.app.corpus.workers import (
     SegmentActor,
@@ -38,9 +39,6 @@ from spacy_gdcws.errors import Errors
 
 # in the output folder: the parts in flight
 STAGING_NAME = ".segment-corpus-parts"
-# the address a Ray started here runs on: a loopback address other than 127.0.0.1, which Ray
-# replaces by this machine's routable address (`ray._private.services.resolve_ip_for_localhost`)
-LOOPBACK = "127.0.0.2"
 
 
 @dataclass
@@ -105,10 +103,7 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     RETURNS (Summary): files segmented, skipped and failed (each with its coded error), lines,
         characters, seconds.
     """
-    try:
-        import ray
-    except ImportError as e:
-        raise ImportError(Errors.E070.format(error=e)) from None
+    require_ray()
     user_dicts = [str(user_dict)] if isinstance(user_dict, (str, Path)) else [str(d) for d in (user_dict or [])]
     options = RunOptions(model, delimiter, user_dicts, user_dict_mode, user_dict_encoding, granularity,
                          nlp_batch_size, retries, fmt, pos_sep, batch_size, actors, cpus_per_actor, gpus_per_actor)
@@ -127,16 +122,12 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
             return plan.summary
         start = time.perf_counter()
         staging = f"{out_root}/{STAGING_NAME}/{uuid.uuid4().hex}"
-        started_here = not ray.is_initialized()
-        if started_here:
-            _start_ray(address, num_cpus, progress)
-        try:
-            ready, sizes = run_plan(plan, options, staging, output_dir, in_fs, out_fs, progress)
-            record_run(plan, ready, sizes, manifest, out_fs, out_root)
-        finally:
-            _remove_staging(out_fs, staging)
-            if started_here:
-                ray.shutdown()
+        with ray_session(address, num_cpus, progress):
+            try:
+                ready, sizes = run_plan(plan, options, staging, output_dir, in_fs, out_fs, progress)
+                record_run(plan, ready, sizes, manifest, out_fs, out_root)
+            finally:
+                _remove_staging(out_fs, staging)
         plan.summary.seconds = time.perf_counter() - start
         return plan.summary
 
@@ -253,18 +244,6 @@ def record_run(plan: Plan, ready: Sequence[Tuple[int, int]], sizes: Sequence[int
     write_manifest(out_fs, out_root, manifest)
 
 
-def _start_ray(address: Optional[str], num_cpus: Optional[int], progress: bool) -> None:
-    """Start (or join) Ray for this run: a Ray of its own stays on loopback (its nodes and actors on
-    LOOPBACK, not this machine's interfaces); a cluster on a loopback address runs here: the driver
-    joins it there."""
-    import ray
-
-    host = _loopback_host(address)
-    local = {"_node_ip_address": host or LOOPBACK} if host or not address else {}
-    ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
-             ignore_reinit_error=True, logging_level=logging.INFO if progress else logging.ERROR, **local)
-
-
 # what a failed write of the output says, wherever Ray wraps it: the disk or the quota is full, the file
 # too large, the filesystem read-only or the folder not writable (every node's writes fail alike)
 _WRITE_FAILURES = ("[Errno 28]", "[Errno 122]", "[Errno 27]", "[Errno 30]", "[Errno 13]", "No space left on device",
@@ -291,17 +270,6 @@ def _write_errors_as_e103(output_dir: Union[str, Path]) -> Iterator[None]:
         message = next((line for line in str(reason).splitlines() if any(m in line for m in _WRITE_FAILURES)),
                        str(reason))
         raise ValueError(Errors.E103.format(path=output_dir, message=message.strip())) from None
-
-
-def _loopback_host(address: Optional[str]) -> Optional[str]:
-    """The host of a cluster address ("127.0.0.2:6379") where it is a loopback address, else None."""
-    import ipaddress
-
-    host = (address or "").rsplit(":", 1)[0].strip("[]")
-    try:
-        return host if ipaddress.ip_address(host).is_loopback else None
-    except ValueError:
-        return None
 
 
 def _remove_dir(fs: Any, path: str) -> None:
