@@ -67,3 +67,39 @@ def test_decode_trees_keeps_a_greedy_tree_and_repairs_the_rest():
         first, second = decode_trees(scores, numpy.array([3, 3]), projective)
         assert first.tolist() == [0, 1, 1]
         assert is_tree(second, projective) and second.tolist() == [0, 1, 1]
+
+
+def test_the_compiled_eisner_gives_the_numpy_trees():
+    """`eisner_jit` (numba, where installed) against `eisner_batch`: the same trees, tie-breaking too, on
+    random scores and on scores with ties; without numba `compiled_eisner` is None and decoding uses numpy."""
+    pytest.importorskip("numba")
+    from spacy_gdcws.decoding.eisner_jit import compiled_eisner
+
+    kernel = compiled_eisner()
+    assert kernel is not None
+    rng = numpy.random.default_rng(2)
+    for tied in (False, True):
+        scores = rng.normal(size=(20, 12, 13))
+        if tied:
+            scores = numpy.round(scores)  # many equal scores: the split each picks must agree
+        lengths = rng.integers(1, 13, size=20)
+        for b, heads in enumerate(eisner_batch(scores.copy(), lengths)):
+            m = int(lengths[b])
+            compiled = kernel(numpy.ascontiguousarray(scores[b, :m, : m + 1], dtype=numpy.float64), m)
+            assert compiled.tolist() == heads.tolist()
+
+
+def test_without_numba_decoding_falls_back_to_numpy(monkeypatch):
+    """Where numba is not installed, `compiled_eisner` is None and `decode_trees` repairs with numpy."""
+    import sys
+
+    from spacy_gdcws.decoding import eisner_jit
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setitem(eisner_jit._COMPILED, "tried", False)
+    monkeypatch.setitem(eisner_jit._COMPILED, "eisner", None)
+    assert eisner_jit.compiled_eisner() is None
+    scores = numpy.zeros((1, 3, 4))
+    scores[0, :, 0] = 1.0  # every word wants the root: repaired
+    heads = decode_trees(scores, numpy.array([3]), True)[0]
+    assert is_tree(heads, True)
