@@ -9,7 +9,6 @@ from spacy.training import Example
 
 from spacy_gdcws.eval.scorer import score_segmentation
 from spacy_gdcws.training.schedules import NoamSchedule
-from tests.util import ROOT
 
 
 def run_fresh(code: str) -> str:

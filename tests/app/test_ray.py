@@ -1,6 +1,7 @@
 """`app.corpus` (segment-corpus on Ray Data): streamed, ordered, resumable, one failed file fails alone, actors that die lose no line."""
 import gzip
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -313,7 +314,8 @@ def test_80_a_normal_run_prints_no_error_and_no_warning(tmp_path):
     """#80: a normal `segment-corpus` run (its own Ray, progress on) printed an ERROR line from Ray's
     core (an actor with arguments in the object store may not restart: Ray Data's actor pool always
     makes such actors) and Ray's token-auth WARNING; neither is the user's concern
-    (`app.corpus.session`), and nothing else Ray prints is dropped."""
+    (`app.corpus.session`), and nothing else Ray prints is dropped (a warning about this machine, such
+    as a small /dev/shm, still comes through)."""
     source = tmp_path / "in"
     _write(source / "a.txt", ["我爱北京天安门。", "今天天气很好。"])
     run = subprocess.run([sys.executable, "-m", "spacy_gdcws", "segment-corpus", str(LEGACY_FIXTURE), str(source),
@@ -321,7 +323,9 @@ def test_80_a_normal_run_prints_no_error_and_no_warning(tmp_path):
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "out" / "a.txt").read_text(encoding="utf8").count("\n") == 2
     lines = run.stderr.splitlines()
-    assert not [line for line in lines if " E " in line[:40] or "ERROR" in line or "WARNING" in line], run.stderr
+    # no ERROR line, from Ray's C++ core (`[date time E pid tid] file.cc:N: ...`) or its Python loggers
+    core_error = re.compile(r"\[[^\]]* E \d+ \d+\]")
+    assert not [line for line in lines if core_error.match(line) or "ERROR" in line], run.stderr
     assert "constructor arguments" not in run.stderr and "Token authentication" not in run.stderr
     # Ray's own INFO lines still come through (progress is on)
     assert any("INFO" in line for line in lines)
