@@ -7,16 +7,13 @@ one process, one thread. Run nothing else on the machine meanwhile.
         --output research/benchmarks/results/entity_head_cost.json
 """
 import argparse
-import json
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from reports import cpu_model
+from reports import SXU_TEST, cpu_model, emit
 
-ROOT = Path(__file__).resolve().parents[2]
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
 
 
 def main() -> None:
@@ -61,9 +58,7 @@ def main() -> None:
               "torch_threads": torch.get_num_threads(), "lines": len(texts),
               "chars": sum(len(t) for t in texts), "seconds": times, "median_seconds": medians,
               "without/with": round(medians["without_entities"] / medians["with_entities"], 3)}
-    print(json.dumps(report, indent=2))
-    if args.output:
-        args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf8")
+    emit(report, args.output)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,7 @@ import argparse
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SXU_TEST = ROOT.parent / "shared" / "corpora" / "sxu" / "test.txt"
+from reports import SXU_TEST
 
 
 def main() -> None:

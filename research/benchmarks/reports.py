@@ -7,6 +7,9 @@ from typing import Any, Dict, Optional
 
 from spacy_gdcws.io import atomic_write_text
 
+#: the benchmarks' input where none is given: SXU test (gold words), from the corpora beside the repository
+SXU_TEST = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "sxu" / "test.txt"
+
 
 def emit(report: Dict[str, Any], output: Optional[Path]) -> None:
     """Print `report` as indented JSON and write the same text to `output` (if any)."""

@@ -14,7 +14,7 @@ import json
 import re
 import statistics
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "ner.md"
@@ -47,13 +47,23 @@ def seed_rows(folders: List[Path]) -> List[str]:
     return [f"| `zh_gdcws` (the main job, {len(folders)} seeds) | " + " | ".join(cells) + " |"]
 
 
+BASELINES = (("words", "spaCy `ner` (CPU config) on the segmenter's words"),
+             ("chars", "spaCy `ner` (CPU config) on characters"))
+
+
+def baseline_reports(folder: Path, split: str) -> Iterator[Tuple[str, dict, dict, bool]]:
+    """Each baseline's name, its reports on UNER GSDSimp's and GSD's `split` file, and whether it reads
+    characters (no gold-word score then)."""
+    for run, name in BASELINES:
+        simp = json.loads((folder / f"{run}_zh_gsdsimp-ud-{split}.json").read_text())
+        trad = json.loads((folder / f"{run}_zh_gsd-ud-{split}.json").read_text())
+        yield name, simp, trad, run == "chars"
+
+
 def baseline_rows(folder: Path) -> List[str]:
     rows = []
-    for run, name in (("words", "spaCy `ner` (CPU config) on the segmenter's words"),
-                      ("chars", "spaCy `ner` (CPU config) on characters")):
-        simp = json.loads((folder / f"{run}_zh_gsdsimp-ud-test.json").read_text())
-        trad = json.loads((folder / f"{run}_zh_gsd-ud-test.json").read_text())
-        gold = (lambda r: "–") if run == "chars" else (lambda r: f"{f(r, 'gold_words'):.2f}")
+    for name, simp, trad, chars in baseline_reports(folder, "test"):
+        gold = (lambda r: "–") if chars else (lambda r: f"{f(r, 'gold_words'):.2f}")
         rows.append(f"| {name} | {f(simp, 'raw_text'):.2f} | {gold(simp)} | "
                     + " | ".join(f"{per_type(simp, 'raw_text', t):.1f}" for t in ("PER", "LOC", "ORG"))
                     + f" | {f(trad, 'raw_text'):.2f} | {gold(trad)} |")
@@ -70,11 +80,8 @@ def test_table(seeds: List[Path], baselines: Path) -> str:
 
 def dev_baseline_rows(folder: Path) -> List[str]:
     rows = []
-    for run, name in (("words", "spaCy `ner` (CPU config) on the segmenter's words"),
-                      ("chars", "spaCy `ner` (CPU config) on characters")):
-        simp = json.loads((folder / f"{run}_zh_gsdsimp-ud-dev.json").read_text())
-        trad = json.loads((folder / f"{run}_zh_gsd-ud-dev.json").read_text())
-        gold = "–" if run == "chars" else f"{f(simp, 'gold_words'):.2f}"
+    for name, simp, trad, chars in baseline_reports(folder, "dev"):
+        gold = "–" if chars else f"{f(simp, 'gold_words'):.2f}"
         rows.append(f"| {name} | {f(simp, 'raw_text'):.2f} | {gold} | {f(trad, 'raw_text'):.2f} | – | – | – |")
     return rows
 
