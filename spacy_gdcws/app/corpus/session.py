@@ -44,13 +44,15 @@ def require_ray() -> Any:
 
 @contextlib.contextmanager
 def ray_session(address: Optional[str], num_cpus: Optional[int], progress: bool) -> Iterator[None]:
-    """Ray for one run: the one this process already runs, or one started (or joined, `address`)
-    here and shut down at the end. A Ray of the run's own stays on loopback (its nodes and actors on
-    LOOPBACK, not this machine's interfaces); a cluster on a loopback address runs here: the driver
-    joins it there. Ray's logs go to its session folder; `progress` lets its INFO lines through."""
+    """Ray for one run: the one this process already runs (left running), or one started (or joined,
+    `address`) here and shut down at the end; the restart notice spent either way. A Ray of the run's
+    own stays on loopback (its nodes and actors on LOOPBACK, not this machine's interfaces); a cluster
+    on a loopback address runs here: the driver joins it there. Ray's logs go to its session folder;
+    `progress` lets its INFO lines through."""
     import ray
 
     if ray.is_initialized():
+        spend_restart_notice()
         yield
         return
     host = _loopback_host(address)
