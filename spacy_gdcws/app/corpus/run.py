@@ -112,12 +112,14 @@ def segment_corpus(input_path: Union[str, Path], output_dir: Union[str, Path], m
     files = find_inputs(input_path, output_dir)
     check_outputs_are_not_inputs(output_dir, files)
     in_fs, _ = filesystem_of(input_path)
+    # the model loads (E089, E024) before the output folder is made
+    identity = model_identity(options.model)
     out_fs, out_root = _made_output(output_dir)
     # one driver per output folder (E129 for a second); the parts a killed driver left are cleared
     with OutputLock(out_fs, out_root):
         _remove_dir(out_fs, f"{out_root}/{STAGING_NAME}")
         manifest = read_manifest(out_fs, out_root)
-        plan = plan_run(files, manifest, options, in_fs, out_fs)
+        plan = plan_run(files, manifest, options, identity, in_fs, out_fs)
         if not plan.todo:
             return plan.summary
         start = time.perf_counter()
@@ -158,14 +160,14 @@ def check_options(options: RunOptions) -> None:
     check_format(options.model, options.fmt)
 
 
-def plan_run(files: Sequence[CorpusFile], manifest: Dict[str, Any], options: RunOptions, in_fs: Any,
-             out_fs: Any) -> Plan:
+def plan_run(files: Sequence[CorpusFile], manifest: Dict[str, Any], options: RunOptions, identity: str,
+             in_fs: Any, out_fs: Any) -> Plan:
     """The files to segment: each input but those that failed while listed (a link to nothing),
-    those done before with the same model and settings (the manifest: skipped) and those gone
-    since they were listed (failed alone now: the datasource needs every file it is given)."""
+    those done before with the same model (`identity`: `model_identity`) and settings (the manifest:
+    skipped) and those gone since they were listed (failed alone now: the datasource needs every file
+    it is given)."""
     settings = settings_identity(options.delimiter, options.user_dicts, options.user_dict_mode,
                                  options.user_dict_encoding, options.granularity, options.fmt, options.pos_sep)
-    identity = model_identity(options.model)
     summary = Summary()
     todo = []
     for file in files:
