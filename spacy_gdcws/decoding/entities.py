@@ -9,9 +9,10 @@ from typing import List, Optional, Sequence, Tuple
 
 import numpy
 
-OUTSIDE = "O"
+from spacy_gdcws.readers.iob2 import OUTSIDE, Span, iob2_spans
+
 #: an entity over the words of a sentence: (first word, end word, label), end exclusive
-WordSpan = Tuple[int, int, str]
+WordSpan = Span
 
 
 def entity_tags(types: Sequence[str]) -> List[str]:
@@ -75,14 +76,6 @@ def begin_rows(tags: Sequence[str]) -> numpy.ndarray:
 
 
 def tag_spans(rows: Sequence[int], tags: Sequence[str]) -> List[WordSpan]:
-    """The entities of one sentence's tag rows (a sequence `best_tags` gives: IOB2-valid)."""
-    spans: List[WordSpan] = []
-    begin, label = -1, ""
-    for i, row in enumerate(list(rows) + [0]):
-        tag = tags[row] if row >= 0 else OUTSIDE
-        if begin >= 0 and not (tag.startswith("I-") and tag[2:] == label):
-            spans.append((begin, i, label))
-            begin = -1
-        if tag.startswith("B-") or (tag.startswith("I-") and begin < 0):
-            begin, label = i, tag[2:]
-    return spans
+    """The entities of one sentence's tag rows (-1: past its end), chunked as an IOB2 file's tags are
+    (`readers.iob2.iob2_spans`)."""
+    return iob2_spans([tags[row] if row >= 0 else OUTSIDE for row in rows])[0]

@@ -21,7 +21,7 @@ from spacy_gdcws.eval.ud_eval import prf
 from spacy_gdcws.pipeline.names import segmenter_names
 from spacy_gdcws.readers.base import Sentence
 from spacy_gdcws.readers.char_bmes import Entity
-from spacy_gdcws.readers.iob2 import entity_chars, text_spaces
+from spacy_gdcws.readers.iob2 import entity_chars, sentence_spaces
 
 
 def doc_entities(doc: Doc) -> List[Entity]:
@@ -72,12 +72,30 @@ def score_entities(pairs: Iterable[Tuple[Sequence[Entity], Sequence[Entity]]]) -
 def unreachable_counts(docs: Iterable[Doc], golds: Iterable[Doc]) -> Dict[str, float]:
     """How many of the gold docs' entities the tokens of `docs` (the same texts) leave
     unreachable: {"gold", "unreachable", "share"}."""
+    return lost_entities(docs, (doc_entities(gold) for gold in golds))
+
+
+def lost_entities(docs: Iterable[Doc], golds: Iterable[List[Entity]]) -> Dict[str, float]:
+    """How many of the gold entities (character spans, a list per doc) the tokens of `docs` leave
+    unreachable: {"gold", "unreachable", "share"}."""
     n_gold = n_lost = 0
-    for doc, gold in zip(docs, golds):
-        entities = doc_entities(gold)
+    for doc, entities in zip(docs, golds):
         n_gold += len(entities)
         n_lost += len(unreachable(entities, doc))
     return {"gold": n_gold, "unreachable": n_lost, "share": n_lost / n_gold if n_gold else 0.0}
+
+
+def run_on_texts(nlp: Language, texts: Sequence[str], batch_size: int,
+                 source: Union[str, Path]) -> Tuple[List[Doc], float]:
+    """The pipeline's docs of the texts and the seconds `nlp.pipe` took; E075 (naming `source`) where a
+    doc's text is not its input's."""
+    start = time.perf_counter()
+    predicted = list(nlp.pipe(texts, batch_size=batch_size))
+    seconds = time.perf_counter() - start
+    for i, (doc, text) in enumerate(zip(predicted, texts)):
+        if doc.text != text:
+            raise ValueError(Errors.E075.format(path=source, i=i))
+    return predicted, seconds
 
 
 def reachability(nlp: Language, golds: Sequence[Doc], batch_size: int = 64) -> Dict[str, float]:
@@ -98,14 +116,10 @@ def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
         predicted token boundaries: count and share), "reachable_recall" (recall
         over the reachable ones), "tokens" and "chars_per_second".
     """
-    start = time.perf_counter()
-    predicted = list(nlp.pipe((g.text for g in golds), batch_size=batch_size))
-    seconds = time.perf_counter() - start
-    for i, (doc, gold) in enumerate(zip(predicted, golds)):
-        if doc.text != gold.text:
-            raise ValueError(Errors.E075.format(path=source or "<docs>", i=i))
-    scores = score_entities((doc_entities(doc), doc_entities(gold)) for doc, gold in zip(predicted, golds))
-    lost = unreachable_counts(predicted, golds)
+    predicted, seconds = run_on_texts(nlp, [g.text for g in golds], batch_size, source or "<docs>")
+    gold_entities = [doc_entities(gold) for gold in golds]
+    scores = score_entities((doc_entities(doc), gold) for doc, gold in zip(predicted, gold_entities))
+    lost = lost_entities(predicted, gold_entities)
     n_reachable = lost["gold"] - lost["unreachable"]
     n_chars = sum(len(g.text) for g in golds)
     return {
@@ -121,11 +135,7 @@ def evaluate_ner(nlp: Language, golds: Sequence[Doc], batch_size: int = 64,
 def gold_word_doc(vocab: Vocab, sent: Sentence) -> Doc:
     """A doc of a sentence's gold words whose text is its `# text` (a word followed by whitespace
     there has a trailing space; E142 where the text does not spell the words)."""
-    spaces = text_spaces(sent.words, sent.meta["text"])
-    if spaces is None:
-        raise ValueError(Errors.E142.format(path=sent.meta.get("source", "<sentences>"), line=sent.line,
-                                            text=sent.meta["text"]))
-    return Doc(vocab, words=list(sent.words), spaces=spaces)
+    return Doc(vocab, words=list(sent.words), spaces=sentence_spaces(sent))
 
 
 def evaluate_iob2(nlp: Language, sentences: Sequence[Sentence], batch_size: int = 64) -> Dict[str, object]:
@@ -142,16 +152,11 @@ def evaluate_iob2(nlp: Language, sentences: Sequence[Sentence], batch_size: int 
     """
     texts = [sent.meta["text"] for sent in sentences]
     golds = [entity_chars(sent) for sent in sentences]
-    start = time.perf_counter()
-    predicted = list(nlp.pipe(texts, batch_size=batch_size))
-    seconds = time.perf_counter() - start
-    for i, (doc, sent) in enumerate(zip(predicted, sentences)):
-        if doc.text != sent.meta["text"]:
-            raise ValueError(Errors.E075.format(path=sent.meta.get("source", "<sentences>"), i=i))
+    source = sentences[0].meta.get("source", "<sentences>") if sentences else "<sentences>"
+    predicted, seconds = run_on_texts(nlp, texts, batch_size, source)
     raw = score_entities((doc_entities(doc), gold) for doc, gold in zip(predicted, golds))
-    lost = sum(len(unreachable(gold, doc)) for doc, gold in zip(predicted, golds))
-    n_gold = sum(len(gold) for gold in golds)
-    raw["unreachable"] = {"gold": n_gold, "unreachable": lost, "share": lost / n_gold if n_gold else 0.0}
+    raw["unreachable"] = lost_entities(predicted, golds)
+    n_gold = raw["unreachable"]["gold"]
     with nlp.select_pipes(disable=segmenter_names(nlp)):
         on_words = list(nlp.pipe((gold_word_doc(nlp.vocab, sent) for sent in sentences), batch_size=batch_size))
     words = score_entities(([(e.start, e.end, e.label_) for e in doc.ents], sent.meta["entities"])

@@ -95,19 +95,34 @@ def word_offsets(words: Sequence[str], text: str) -> Optional[List[int]]:
 def text_spaces(words: Sequence[str], text: str) -> Optional[List[bool]]:
     """Whether whitespace follows each word in `text` (None where the text does not spell the words)."""
     offsets = word_offsets(words, text)
-    if offsets is None:
-        return None
+    return None if offsets is None else _spaces_after(words, text, offsets)
+
+
+def _spaces_after(words: Sequence[str], text: str, offsets: Sequence[int]) -> List[bool]:
+    """Whether whitespace follows each word in `text`, the words starting at `offsets`."""
     ends = [o + len(w) for o, w in zip(offsets, words)]
     return [end < len(text) and text[end].isspace() for end in ends]
 
 
-def entity_chars(sent: Sentence) -> List[Span]:
-    """A sentence's entities as character spans of its `meta["text"]` (E142 where the text does not
+def sentence_offsets(sent: Sentence) -> List[int]:
+    """Where each of a sentence's words starts in its `meta["text"]` (E142 where the text does not
     spell its words)."""
     offsets = word_offsets(sent.words, sent.meta["text"])
     if offsets is None:
         raise ValueError(Errors.E142.format(path=sent.meta.get("source", "<sentences>"), line=sent.line,
                                             text=sent.meta["text"]))
+    return offsets
+
+
+def sentence_spaces(sent: Sentence) -> List[bool]:
+    """Whether whitespace follows each of a sentence's words in its `meta["text"]` (E142 as `sentence_offsets`)."""
+    return _spaces_after(sent.words, sent.meta["text"], sentence_offsets(sent))
+
+
+def entity_chars(sent: Sentence) -> List[Span]:
+    """A sentence's entities as character spans of its `meta["text"]` (E142 where the text does not
+    spell its words)."""
+    offsets = sentence_offsets(sent)
     return [(offsets[a], offsets[b - 1] + len(sent.words[b - 1]), label) for a, b, label in sent.meta["entities"]]
 
 
